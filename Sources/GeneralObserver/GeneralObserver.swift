@@ -1,0 +1,570 @@
+// The GeneralObserver protocols: a reliable observer/observable relationship graph.
+//
+// This file compiles on its own. Copy it into a project and conform your types; it needs nothing
+// but the standard library, the C library (for one mutex) and `UUID`.
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+// MARK: - Protocols
+
+/// A type that observers can subscribe to.
+///
+/// Conform a class in two lines: store a ``SubscriptionLedger`` and the protocol's default
+/// implementations do the rest.
+///
+/// ```swift
+/// final class Thermometer: GeneralObservable {
+///     let subscriptionLedger = SubscriptionLedger()
+/// }
+/// ```
+///
+/// An observable holds its observers in subscription order. It keeps a *copy* of a value-type
+/// observer and only a *weak* reference to a class-type observer, so subscribing never keeps an
+/// object alive: when the last reference to an observer goes away, the observer is freed and the
+/// observable forgets it.
+///
+/// The default implementations are thread-safe: every operation takes the ledger's lock for a few
+/// instructions and runs the callbacks after releasing it.
+public protocol GeneralObservable: AnyObject {
+    /// The stable identity of this observable.
+    ///
+    /// The default implementation returns the ledger's ``SubscriptionLedger/uuid``. If you provide
+    /// your own, it must never change while the observable has subscribers.
+    var uuid: UUID { get }
+
+    /// The storage that the default implementations keep the relationships in.
+    ///
+    /// Declare it as a constant: `let subscriptionLedger = SubscriptionLedger()`. A type that is
+    /// both observable and a ``GeneralTrackingSubscriber`` uses one ledger for both roles.
+    var subscriptionLedger: SubscriptionLedger { get }
+
+    /// The live observers, in the order they subscribed.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of observers.
+    var observers: [any GeneralSubscriber] { get }
+
+    /// Subscribes an observer.
+    ///
+    /// If the observer is a ``GeneralTrackingSubscriber``, its ``GeneralTrackingSubscriber/subscriptions``
+    /// are updated in the same atomic step. After the change, outside any lock, the observer's
+    /// ``GeneralSubscriber/subscribedTo(_:)`` and then this observable's
+    /// ``observer(_:didSubscribe:)`` are called, once each.
+    ///
+    /// An object that is both observable and observer may subscribe to itself; it is then treated
+    /// like any other pair (and, since class observers are held weakly, it does not leak).
+    ///
+    /// - Parameter observer: The observer to subscribe.
+    /// - Returns: `observer`, so calls can be chained, or `nil` if it was already subscribed (then
+    ///   nothing changes and no callback fires).
+    /// - Complexity: O(1) on average.
+    @discardableResult
+    func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber?
+
+    /// Unsubscribes an observer.
+    ///
+    /// Both ends of the relationship are updated in one atomic step; then, outside any lock, the
+    /// observer's ``GeneralSubscriber/unsubscribedFrom(_:)`` and this observable's
+    /// ``observer(_:didSubscribe:)`` (with `false`) are called, once each. It is safe to call from
+    /// inside any callback.
+    ///
+    /// - Parameter observer: The observer to unsubscribe.
+    /// - Returns: `observer`, or `nil` if it was not subscribed (then nothing changes and no
+    ///   callback fires).
+    /// - Complexity: O(1) on average.
+    @discardableResult
+    func unsubscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber?
+
+    /// Unsubscribes every observer that is subscribed when the call starts, in subscription order.
+    ///
+    /// Each observer gets its ``GeneralSubscriber/unsubscribedFrom(_:)`` callback. An observer that
+    /// subscribes while this call runs stays subscribed.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of observers.
+    func unsubscribeAll()
+
+    /// Tells whether an observer is subscribed to this observable.
+    ///
+    /// - Parameter observer: The observer to look for (matched by ``GeneralSubscriber/uuid``).
+    /// - Returns: `true` if it is subscribed.
+    /// - Complexity: O(1) on average.
+    func amISubscribed<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Bool
+
+    /// Called after an observer subscribed (`didSubscribe == true`) or unsubscribed (`false`).
+    ///
+    /// Optional: the default does nothing. It is called exactly once per change, after the change,
+    /// never while a lock is held, on the thread that made the change.
+    ///
+    /// - Parameters:
+    ///   - observer: The observer that subscribed or unsubscribed.
+    ///   - didSubscribe: `true` for a subscription, `false` for an unsubscription.
+    func observer(_ observer: any GeneralSubscriber, didSubscribe: Bool)
+}
+
+/// A type that can subscribe to a ``GeneralObservable``: a struct or a class.
+///
+/// ```swift
+/// struct Logger: GeneralSubscriber {
+///     let uuid = UUID()
+/// }
+/// ```
+///
+/// A value-type observer is copied into the observables it subscribes to; a class-type observer
+/// is held weakly. Use ``GeneralTrackingSubscriber`` for a class that also needs to know what it
+/// is subscribed to.
+public protocol GeneralSubscriber {
+    /// The stable identity of this observer; observables recognise it by this value.
+    var uuid: UUID { get }
+
+    /// Called after this observer was subscribed to `observable`.
+    ///
+    /// Optional: the default does nothing. Called once per subscription, after it took effect,
+    /// never while a lock is held.
+    ///
+    /// - Parameter observable: The observable it is now subscribed to.
+    func subscribedTo(_ observable: any GeneralObservable)
+
+    /// Called after this observer was unsubscribed from `observable`.
+    ///
+    /// Optional: the default does nothing. Called once per unsubscription, after it took effect,
+    /// never while a lock is held. It is not called when either side is deallocated.
+    ///
+    /// - Parameter observable: The observable it is no longer subscribed to.
+    func unsubscribedFrom(_ observable: any GeneralObservable)
+
+    /// Tells whether this observer is subscribed to `observable`.
+    ///
+    /// - Parameter observable: The observable to ask.
+    /// - Returns: `true` if it is subscribed.
+    /// - Complexity: O(1) on average.
+    func amISubscribed(_ observable: any GeneralObservable) -> Bool
+}
+
+/// A class-only observer that also keeps track of what it is subscribed to.
+///
+/// ```swift
+/// final class Dashboard: GeneralTrackingSubscriber {
+///     let subscriptionLedger = SubscriptionLedger()
+/// }
+/// ```
+///
+/// It holds its observables weakly: an observable that nobody else references is freed, and the
+/// dashboard forgets it. Subscribing or unsubscribing from either side updates both sides.
+public protocol GeneralTrackingSubscriber: AnyObject, GeneralSubscriber {
+    /// The storage that the default implementations keep the relationships in.
+    ///
+    /// Declare it as a constant: `let subscriptionLedger = SubscriptionLedger()`.
+    var subscriptionLedger: SubscriptionLedger { get }
+
+    /// The live observables this observer is subscribed to, in the order it subscribed.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of subscriptions.
+    var subscriptions: [any GeneralObservable] { get }
+
+    /// Unsubscribes from every observable it is subscribed to when the call starts.
+    ///
+    /// Each unsubscription goes through the observable's ``GeneralObservable/unsubscribe(_:)``,
+    /// so every callback fires as usual.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of subscriptions.
+    func unsubscribeAll()
+}
+
+// MARK: - Default implementations
+
+extension GeneralObservable {
+    /// The ledger's identity.
+    public var uuid: UUID { subscriptionLedger.uuid }
+
+    /// The live observers, in the order they subscribed.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of observers.
+    public var observers: [any GeneralSubscriber] { subscriptionLedger._liveObservers() }
+
+    /// Subscribes an observer; see ``GeneralObservable/subscribe(_:)``.
+    ///
+    /// - Parameter observer: The observer to subscribe.
+    /// - Returns: `observer`, or `nil` if it was already subscribed.
+    /// - Complexity: O(1) on average.
+    @discardableResult
+    public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
+        let tracker = (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger
+        let linked = SubscriptionLedger._link(
+            observable: self,
+            observableKey: uuid,
+            ledger: subscriptionLedger,
+            observer: observer,
+            observerKey: observer.uuid,
+            trackerLedger: tracker
+        )
+        guard linked else { return nil }
+        observer.subscribedTo(self)
+        self.observer(observer, didSubscribe: true)
+        return observer
+    }
+
+    /// Unsubscribes an observer; see ``GeneralObservable/unsubscribe(_:)``.
+    ///
+    /// - Parameter observer: The observer to unsubscribe.
+    /// - Returns: `observer`, or `nil` if it was not subscribed.
+    /// - Complexity: O(1) on average.
+    @discardableResult
+    public func unsubscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
+        let tracker = (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger
+        let unlinked = SubscriptionLedger._unlink(
+            observableKey: uuid,
+            ledger: subscriptionLedger,
+            observerKey: observer.uuid,
+            trackerLedger: tracker
+        )
+        guard unlinked else { return nil }
+        observer.unsubscribedFrom(self)
+        self.observer(observer, didSubscribe: false)
+        return observer
+    }
+
+    /// Unsubscribes every current observer; see ``GeneralObservable/unsubscribeAll()``.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of observers.
+    public func unsubscribeAll() {
+        for observer in subscriptionLedger._liveObservers() {
+            unsubscribe(observer)
+        }
+    }
+
+    /// Tells whether an observer is subscribed; see ``GeneralObservable/amISubscribed(_:)``.
+    ///
+    /// - Parameter observer: The observer to look for.
+    /// - Returns: `true` if it is subscribed.
+    /// - Complexity: O(1) on average.
+    public func amISubscribed<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Bool {
+        subscriptionLedger._hasObserver(observer.uuid)
+    }
+
+    /// Does nothing; implement it to be told about subscriptions.
+    ///
+    /// - Parameters:
+    ///   - observer: The observer that subscribed or unsubscribed.
+    ///   - didSubscribe: `true` for a subscription, `false` for an unsubscription.
+    public func observer(_ observer: any GeneralSubscriber, didSubscribe: Bool) {}
+}
+
+extension GeneralSubscriber {
+    /// Does nothing; implement it to be told about subscriptions.
+    ///
+    /// - Parameter observable: The observable it is now subscribed to.
+    public func subscribedTo(_ observable: any GeneralObservable) {}
+
+    /// Does nothing; implement it to be told about unsubscriptions.
+    ///
+    /// - Parameter observable: The observable it is no longer subscribed to.
+    public func unsubscribedFrom(_ observable: any GeneralObservable) {}
+
+    /// Asks `observable` whether this observer is subscribed to it.
+    ///
+    /// - Parameter observable: The observable to ask.
+    /// - Returns: `true` if it is subscribed.
+    /// - Complexity: O(1) on average.
+    public func amISubscribed(_ observable: any GeneralObservable) -> Bool {
+        observable.amISubscribed(self)
+    }
+}
+
+extension GeneralTrackingSubscriber {
+    /// The ledger's identity.
+    public var uuid: UUID { subscriptionLedger.uuid }
+
+    /// The live observables it is subscribed to, in subscription order.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of subscriptions.
+    public var subscriptions: [any GeneralObservable] { subscriptionLedger._liveSubscriptions() }
+
+    /// Unsubscribes from every current subscription; see ``GeneralTrackingSubscriber/unsubscribeAll()``.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of subscriptions.
+    public func unsubscribeAll() {
+        for observable in subscriptionLedger._liveSubscriptions() {
+            observable.unsubscribe(self)
+        }
+    }
+
+    /// Looks `observable` up in its own subscriptions.
+    ///
+    /// - Parameter observable: The observable to look for (matched by ``GeneralObservable/uuid``).
+    /// - Returns: `true` if it is subscribed.
+    /// - Complexity: O(1) on average.
+    public func amISubscribed(_ observable: any GeneralObservable) -> Bool {
+        subscriptionLedger._hasSubscription(observable.uuid)
+    }
+}
+
+extension GeneralTrackingSubscriber where Self: GeneralObservable {
+    /// The ledger's identity, shared by both roles.
+    public var uuid: UUID { subscriptionLedger.uuid }
+
+    /// Unsubscribes all observers and then leaves all subscriptions.
+    ///
+    /// A type that is both observable and tracking observer has one `unsubscribeAll()`; it clears
+    /// both sides. Call `(self as any GeneralObservable).unsubscribeAll()` for one side only.
+    ///
+    /// - Complexity: O(*n* + *m*) for *n* observers and *m* subscriptions.
+    public func unsubscribeAll() {
+        for observer in subscriptionLedger._liveObservers() {
+            unsubscribe(observer)
+        }
+        for observable in subscriptionLedger._liveSubscriptions() {
+            observable.unsubscribe(self)
+        }
+    }
+}
+
+// MARK: - Storage
+
+/// The storage behind the default implementations: one per observable or tracking observer.
+///
+/// A ledger keeps both sides of the graph that its owner takes part in:
+/// - as an observable: its observers, in subscription order, a value-type observer as a copy and a
+///   class-type observer as a weak reference;
+/// - as a tracking observer: the observables it is subscribed to, as weak references.
+///
+/// Nothing in a ledger keeps its counterpart's owner alive. When an owner is deallocated, its
+/// ledger removes it from the ledgers of every counterpart that is still alive (no callback fires:
+/// there is nobody left to pass). Dead class observers that are not tracking observers cannot
+/// announce their death; they are swept lazily, whenever the observers are listed and whenever
+/// the table has doubled since the last sweep, so the cost stays amortized O(1).
+///
+/// Every access takes the ledger's own mutex; a change that involves two ledgers takes both, in
+/// address order, so it is atomic and deadlock-free. No user code ever runs under these locks.
+public final class SubscriptionLedger: @unchecked Sendable {  // all mutable state is guarded by `_mutex`
+    /// The identity that conforming types use as their ``GeneralObservable/uuid`` by default.
+    public let uuid: UUID
+
+    private let _mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var _observers = _OrderedTable<_ObserverSlot>()
+    private var _subscriptions = _OrderedTable<_SubscriptionSlot>()
+    private var _observerSweepThreshold = 16
+
+    /// Creates an empty ledger.
+    ///
+    /// - Parameter uuid: The identity of the ledger's owner; a new one by default.
+    public init(uuid: UUID = UUID()) {
+        self.uuid = uuid
+        _mutex = .allocate(capacity: 1)
+        _mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(_mutex, nil)
+    }
+
+    deinit {
+        // The owner is gone: counterparts forget it. Taken out first so that no two locks are held.
+        let observers = _observers.removeAll()
+        let subscriptions = _subscriptions.removeAll()
+        for slot in observers {
+            if let tracker = slot.trackerLedger {
+                tracker._locked { _ = tracker._subscriptions.remove(slot.keyInOther) }
+            }
+        }
+        for slot in subscriptions {
+            if let ledger = slot.ledger {
+                ledger._locked { _ = ledger._observers.remove(slot.keyInOther) }
+            }
+        }
+        pthread_mutex_destroy(_mutex)
+        _mutex.deallocate()
+    }
+
+    @inline(__always)
+    private func _locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(_mutex)
+        defer { pthread_mutex_unlock(_mutex) }
+        return try body()
+    }
+
+    /// Runs `body` holding the locks of both ledgers, taken in address order.
+    private static func _locked<Result>(
+        _ first: SubscriptionLedger,
+        _ second: SubscriptionLedger?,
+        _ body: () throws -> Result
+    ) rethrows -> Result {
+        guard let second, second !== first else { return try first._locked(body) }
+        let (low, high) =
+            UInt(bitPattern: ObjectIdentifier(first)) < UInt(bitPattern: ObjectIdentifier(second))
+            ? (first, second) : (second, first)
+        pthread_mutex_lock(low._mutex)
+        pthread_mutex_lock(high._mutex)
+        defer {
+            pthread_mutex_unlock(high._mutex)
+            pthread_mutex_unlock(low._mutex)
+        }
+        return try body()
+    }
+
+    static func _link<Subscriber: GeneralSubscriber>(
+        observable: any GeneralObservable,
+        observableKey: UUID,
+        ledger: SubscriptionLedger,
+        observer: Subscriber,
+        observerKey: UUID,
+        trackerLedger: SubscriptionLedger?
+    ) -> Bool {
+        let slot: _ObserverSlot
+        if Subscriber.self is AnyObject.Type {
+            slot = _ObserverSlot(
+                value: nil,
+                object: observer as AnyObject,
+                trackerLedger: trackerLedger,
+                keyInOther: observableKey
+            )
+        } else {
+            slot = _ObserverSlot(value: observer, object: nil, trackerLedger: nil, keyInOther: observableKey)
+        }
+        return _locked(ledger, trackerLedger) {
+            guard ledger._observers.insert(observerKey, slot) else { return false }
+            if let trackerLedger {
+                trackerLedger._subscriptions.insert(
+                    observableKey,
+                    _SubscriptionSlot(observable: observable, ledger: ledger, keyInOther: observerKey)
+                )
+            }
+            ledger._sweepDeadObserversIfDue()
+            return true
+        }
+    }
+
+    static func _unlink(
+        observableKey: UUID,
+        ledger: SubscriptionLedger,
+        observerKey: UUID,
+        trackerLedger: SubscriptionLedger?
+    ) -> Bool {
+        _locked(ledger, trackerLedger) {
+            guard ledger._observers.remove(observerKey) != nil else { return false }
+            trackerLedger?._subscriptions.remove(observableKey)
+            return true
+        }
+    }
+
+    func _hasObserver(_ key: UUID) -> Bool {
+        _locked { _observers.contains(key) }
+    }
+
+    func _hasSubscription(_ key: UUID) -> Bool {
+        _locked { _subscriptions.contains(key) }
+    }
+
+    func _liveObservers() -> [any GeneralSubscriber] {
+        _locked {
+            _sweepDeadObservers()
+            return _observers.values.compactMap(\.subscriber)
+        }
+    }
+
+    func _liveSubscriptions() -> [any GeneralObservable] {
+        _locked { _subscriptions.values.compactMap(\.observable) }
+    }
+
+    /// The number of entries, dead or alive, in each table; for tests of the bookkeeping.
+    var _entryCounts: (observers: Int, subscriptions: Int) {
+        _locked { (_observers.count, _subscriptions.count) }
+    }
+
+    private func _sweepDeadObserversIfDue() {
+        if _observers.count >= _observerSweepThreshold {
+            _sweepDeadObservers()
+            _observerSweepThreshold = Swift.max(16, _observers.count * 2)
+        }
+    }
+
+    private func _sweepDeadObservers() {
+        _observers.removeAll { $0.isDead }
+    }
+}
+
+/// One observer, as its observable's ledger holds it.
+private struct _ObserverSlot {
+    var value: (any GeneralSubscriber)?
+    weak var object: AnyObject?
+    weak var trackerLedger: SubscriptionLedger?
+    /// The observable's key in the tracker's table.
+    var keyInOther: UUID
+
+    var isDead: Bool { value == nil && object == nil }
+    var subscriber: (any GeneralSubscriber)? { value ?? (object as? any GeneralSubscriber) }
+}
+
+/// One observable, as a tracking observer's ledger holds it.
+private struct _SubscriptionSlot {
+    weak var observable: (any GeneralObservable)?
+    weak var ledger: SubscriptionLedger?
+    /// The observer's key in the observable's table.
+    var keyInOther: UUID
+}
+
+/// Insertion-ordered storage with O(1) average insert, remove and lookup by key.
+///
+/// Removal leaves a hole that a compaction closes once holes outnumber entries, so every
+/// operation stays amortized O(1) and iteration keeps insertion order.
+private struct _OrderedTable<Element> {
+    private var _slots: [(key: UUID, element: Element)?] = []
+    private var _positions: [UUID: Int] = [:]
+
+    var count: Int { _positions.count }
+
+    var values: [Element] { _slots.compactMap { $0?.element } }
+
+    func contains(_ key: UUID) -> Bool { _positions[key] != nil }
+
+    @discardableResult
+    mutating func insert(_ key: UUID, _ element: Element) -> Bool {
+        guard _positions[key] == nil else { return false }
+        _positions[key] = _slots.count
+        _slots.append((key, element))
+        return true
+    }
+
+    @discardableResult
+    mutating func remove(_ key: UUID) -> Element? {
+        guard let position = _positions.removeValue(forKey: key) else { return nil }
+        let element = _slots[position]?.element
+        _slots[position] = nil
+        if _slots.count > 32, _positions.count * 2 < _slots.count { _compact() }
+        return element
+    }
+
+    mutating func removeAll(where shouldRemove: (Element) -> Bool) {
+        var removedAny = false
+        for position in _slots.indices {
+            guard let slot = _slots[position], shouldRemove(slot.element) else { continue }
+            _positions[slot.key] = nil
+            _slots[position] = nil
+            removedAny = true
+        }
+        if removedAny { _compact() }
+    }
+
+    mutating func removeAll() -> [Element] {
+        let elements = values
+        _slots = []
+        _positions = [:]
+        return elements
+    }
+
+    private mutating func _compact() {
+        _slots.removeAll { $0 == nil }
+        for (position, slot) in _slots.enumerated() {
+            _positions[slot!.key] = position
+        }
+    }
+}
