@@ -201,16 +201,7 @@ extension GeneralObservable {
     /// - Complexity: O(1) on average.
     @discardableResult
     public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
-        let tracker = (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger
-        let linked = SubscriptionLedger._link(
-            observable: self,
-            observableKey: uuid,
-            ledger: subscriptionLedger,
-            observer: observer,
-            observerKey: observer.uuid,
-            trackerLedger: tracker
-        )
-        guard linked else { return nil }
+        guard SubscriptionLedger.recordSubscription(of: observer, to: self) else { return nil }
         observer.subscribedTo(self)
         self.observer(observer, didSubscribe: true)
         return observer
@@ -223,14 +214,7 @@ extension GeneralObservable {
     /// - Complexity: O(1) on average.
     @discardableResult
     public func unsubscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
-        let tracker = (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger
-        let unlinked = SubscriptionLedger._unlink(
-            observableKey: uuid,
-            ledger: subscriptionLedger,
-            observerKey: observer.uuid,
-            trackerLedger: tracker
-        )
-        guard unlinked else { return nil }
+        guard SubscriptionLedger.eraseSubscription(of: observer, from: self) else { return nil }
         observer.unsubscribedFrom(self)
         self.observer(observer, didSubscribe: false)
         return observer
@@ -359,12 +343,26 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
 
     /// Creates an empty ledger.
     ///
-    /// - Parameter uuid: The identity of the ledger's owner; a new one by default.
-    public init(uuid: UUID = UUID()) {
+    /// - Parameter uuid: The identity of the ledger's owner; a new random (version 4) one by default.
+    public init(uuid: UUID = SubscriptionLedger._makeRandomUUID()) {
         self.uuid = uuid
         _mutex = .allocate(capacity: 1)
         _mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(_mutex, nil)
+    }
+
+    /// A random version 4 UUID, from the system's secure random generator.
+    ///
+    /// `UUID()` opens the system's random device on every call on some platforms; this costs two
+    /// reads of the generator instead, which matters because every observer and observable has one.
+    public static func _makeRandomUUID() -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        var words = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &words) { bytes in
+            bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+            bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+            return UUID(uuid: bytes.load(as: uuid_t.self))
+        }
     }
 
     deinit {
@@ -411,7 +409,7 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
         return try body()
     }
 
-    static func _link<Subscriber: GeneralSubscriber>(
+    private static func _link<Subscriber: GeneralSubscriber>(
         observable: any GeneralObservable,
         observableKey: UUID,
         ledger: SubscriptionLedger,
@@ -443,17 +441,66 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
         }
     }
 
-    static func _unlink(
+    private static func _unlink(
         observableKey: UUID,
         ledger: SubscriptionLedger,
         observerKey: UUID,
         trackerLedger: SubscriptionLedger?
     ) -> Bool {
-        _locked(ledger, trackerLedger) {
-            guard ledger._observers.remove(observerKey) != nil else { return false }
-            trackerLedger?._subscriptions.remove(observableKey)
-            return true
+        // The removed observer (a copy, for a value-type observer) is released after unlocking.
+        let removed = _locked(ledger, trackerLedger) { () -> _ObserverSlot? in
+            guard let removed = ledger._observers.remove(observerKey) else { return nil }
+            _ = trackerLedger?._subscriptions.remove(observableKey)
+            return removed
         }
+        return removed != nil
+    }
+
+    /// Records that `observer` is subscribed to `observable`, on both ledgers, without calling back.
+    ///
+    /// This is the step that ``GeneralObservable/subscribe(_:)`` performs before its callbacks. Use
+    /// it when you implement `subscribe(_:)` yourself and want the default bookkeeping; then call
+    /// the callbacks yourself, outside any lock of yours.
+    ///
+    /// - Parameters:
+    ///   - observer: The observer; a ``GeneralTrackingSubscriber`` has its own ledger updated too.
+    ///   - observable: The observable, whose ``GeneralObservable/subscriptionLedger`` is updated.
+    /// - Returns: `true` if the subscription is new, `false` if it already existed.
+    /// - Complexity: O(1) on average.
+    public static func recordSubscription<Subscriber: GeneralSubscriber>(
+        of observer: Subscriber,
+        to observable: some GeneralObservable
+    ) -> Bool {
+        _link(
+            observable: observable,
+            observableKey: observable.uuid,
+            ledger: observable.subscriptionLedger,
+            observer: observer,
+            observerKey: observer.uuid,
+            trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger
+        )
+    }
+
+    /// Erases the record that `observer` is subscribed to `observable`, on both ledgers, without
+    /// calling back.
+    ///
+    /// This is the step that ``GeneralObservable/unsubscribe(_:)`` performs before its callbacks.
+    ///
+    /// - Parameters:
+    ///   - observer: The observer; a ``GeneralTrackingSubscriber`` has its own ledger updated too.
+    ///   - observable: The observable, whose ``GeneralObservable/subscriptionLedger`` is updated.
+    /// - Returns: `true` if there was a subscription to erase.
+    /// - Complexity: O(1) on average.
+    public static func eraseSubscription<Subscriber: GeneralSubscriber>(
+        of observer: Subscriber,
+        from observable: some GeneralObservable
+    ) -> Bool {
+        _unlink(
+            observableKey: observable.uuid,
+            ledger: observable.subscriptionLedger,
+            observerKey: observer.uuid,
+            trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger
+        )
     }
 
     func _hasObserver(_ key: UUID) -> Bool {
@@ -514,41 +561,49 @@ private struct _SubscriptionSlot {
 
 /// Insertion-ordered storage with O(1) average insert, remove and lookup by key.
 ///
-/// Removal leaves a hole that a compaction closes once holes outnumber entries, so every
-/// operation stays amortized O(1) and iteration keeps insertion order.
+/// Keys and elements live in parallel arrays. Removal leaves a hole (a `nil` key) that a
+/// compaction closes once holes outnumber entries, so every operation stays amortized O(1) and
+/// iteration keeps insertion order. Elements are only ever moved, never copied, because copying a
+/// `weak` reference is a comparatively slow runtime call.
 private struct _OrderedTable<Element> {
-    private var _slots: [(key: UUID, element: Element)?] = []
+    private var _keys: [UUID?] = []
+    private var _elements: [Element?] = []
     private var _positions: [UUID: Int] = [:]
 
     var count: Int { _positions.count }
 
-    var values: [Element] { _slots.compactMap { $0?.element } }
+    var values: [Element] { _elements.compactMap { $0 } }
 
     func contains(_ key: UUID) -> Bool { _positions[key] != nil }
 
     @discardableResult
     mutating func insert(_ key: UUID, _ element: Element) -> Bool {
         guard _positions[key] == nil else { return false }
-        _positions[key] = _slots.count
-        _slots.append((key, element))
+        _positions[key] = _keys.count
+        _keys.append(key)
+        _elements.append(element)
         return true
     }
 
-    @discardableResult
+    /// Removes the entry for `key` and hands its element back, so that the caller can release it
+    /// after unlocking.
     mutating func remove(_ key: UUID) -> Element? {
         guard let position = _positions.removeValue(forKey: key) else { return nil }
-        let element = _slots[position]?.element
-        _slots[position] = nil
-        if _slots.count > 32, _positions.count * 2 < _slots.count { _compact() }
+        _keys[position] = nil
+        let element = _elements[position].take()
+        if _keys.count > 32, _positions.count * 2 < _keys.count { _compact() }
         return element
     }
 
     mutating func removeAll(where shouldRemove: (Element) -> Bool) {
         var removedAny = false
-        for position in _slots.indices {
-            guard let slot = _slots[position], shouldRemove(slot.element) else { continue }
-            _positions[slot.key] = nil
-            _slots[position] = nil
+        for position in _keys.indices {
+            guard let key = _keys[position], let element = _elements[position], shouldRemove(element) else {
+                continue
+            }
+            _positions[key] = nil
+            _keys[position] = nil
+            _elements[position] = nil
             removedAny = true
         }
         if removedAny { _compact() }
@@ -556,15 +611,25 @@ private struct _OrderedTable<Element> {
 
     mutating func removeAll() -> [Element] {
         let elements = values
-        _slots = []
+        _keys = []
+        _elements = []
         _positions = [:]
         return elements
     }
 
     private mutating func _compact() {
-        _slots.removeAll { $0 == nil }
-        for (position, slot) in _slots.enumerated() {
-            _positions[slot!.key] = position
+        var write = 0
+        for read in _keys.indices {
+            guard let key = _keys[read] else { continue }
+            if read != write {
+                _keys[write] = key
+                _keys[read] = nil
+                _elements.swapAt(write, read)
+                _positions[key] = write
+            }
+            write += 1
         }
+        _keys.removeLast(_keys.count - write)
+        _elements.removeLast(_elements.count - write)
     }
 }

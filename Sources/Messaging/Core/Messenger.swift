@@ -1,0 +1,60 @@
+import GeneralObserver
+
+/// The simplest observable: anyone can send messages through it, and observers receive them.
+///
+/// ```swift
+/// let textMessenger = Messenger<String>()
+///
+/// observer.observe(textMessenger) { textMessage in
+///     // respond to textMessage
+/// }
+///
+/// textMessenger.send("my message")
+/// ```
+///
+/// Every other observable either is a messenger (a subclass) or owns one (see ``ObservableSource``).
+///
+/// ## Delivery
+/// - Every observer receives messages in the order they were sent; observers are called in the
+///   order they started observing.
+/// - A message sent while a delivery is running (from a handler, or from another thread) is
+///   queued and delivered right after the current one has reached every observer. Handlers never
+///   nest, and no handler of one messenger ever runs twice at once. The thread that is delivering
+///   delivers the queued messages too, so ``ObservableSource/send(_:isolation:)`` may return before
+///   a message it queued was delivered.
+/// - An observation that ends during a delivery receives nothing more, immediately, even when it
+///   is ended from another thread. An observation that starts during a delivery receives only the
+///   messages sent after it started.
+/// - No handler runs while the messenger's lock is held.
+///
+/// A messenger is `Sendable` when its `Message` is: any thread may then send, observe and stop
+/// observing at the same time.
+open class Messenger<Message>: ObservableSource {
+    /// The relationship bookkeeping that makes the messenger a ``GeneralObservable``.
+    public let subscriptionLedger = SubscriptionLedger()
+
+    @usableFromInline let _core = _MessengerCore<Message>()
+
+    /// Creates a messenger with no observers.
+    public init() {}
+
+    deinit {
+        // Nobody can send or observe any more: end the observations without callbacks (the
+        // ledger's own deinit removes the relationships). This also breaks the cycle between the
+        // core and its observations.
+        for case let observation? in _core.removeAll() where observation._deactivate() {
+            observation._receiver?._forget(observation)
+        }
+    }
+
+    /// The messenger itself: a messenger is its own ``ObservableSource/messenger``.
+    public final var messenger: Messenger<Message> { self }
+
+    /// The number of active observations.
+    ///
+    /// - Complexity: O(1).
+    public final var observationCount: Int { _core.observationCount }
+}
+
+// Its only mutable state is in `_core`, behind the core's lock.
+extension Messenger: @unchecked Sendable where Message: Sendable {}

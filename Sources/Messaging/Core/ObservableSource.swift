@@ -1,0 +1,95 @@
+import GeneralObserver
+
+/// An object that observers can observe: it has a ``Messenger`` that sends its messages.
+///
+/// ```swift
+/// class Sky: ObservableSource {
+///     let messenger = Messenger<Color>()  // Message == Color
+/// }
+/// ```
+///
+/// This is SwiftObserver's `Observable`. It has another name here because `Observable` is also the
+/// protocol (and macro) of Apple's Observation framework, which SwiftUI re-exports; see
+/// <doc:MigratingToMessaging>.
+///
+/// An observable source is also a ``GeneralObservable``: ``GeneralObservable/amISubscribed(_:)``,
+/// ``GeneralObservable/observers``, ``GeneralObservable/unsubscribeAll()`` and the
+/// ``GeneralObservable/observer(_:didSubscribe:)`` callback work on it, with the observers that
+/// observe it. Its identity and relationships are those of its messenger.
+public protocol ObservableSource<Message>: GeneralObservable {
+    /// The type of the messages it sends.
+    associatedtype Message
+
+    /// The messenger through which it sends messages and observers receive them.
+    ///
+    /// Return the same messenger every time, typically a `let` property.
+    var messenger: Messenger<Message> { get }
+}
+
+extension ObservableSource {
+    /// The messenger's ledger: an observable source shares the relationships of its messenger.
+    public var subscriptionLedger: SubscriptionLedger { messenger.subscriptionLedger }
+
+    /// Sends a message to every observer, with this observable as its author.
+    ///
+    /// Anybody may call it, observers included. See ``Messenger`` for the delivery rules.
+    ///
+    /// - Parameters:
+    ///   - message: The message.
+    ///   - isolation: The caller's actor, filled in automatically; handlers isolated to the same
+    ///     actor run synchronously, before `send` returns.
+    /// - Complexity: O(*n*) for *n* observations.
+    @inlinable
+    public func send(_ message: Message, isolation: isolated (any Actor)? = #isolation) {
+        messenger._core.send(message, author: self, shouldDeliver: nil, isolation: isolation)
+    }
+
+    /// Sends a message to every observer, naming its author.
+    ///
+    /// Observers can receive the author and, for instance, ignore their own changes.
+    ///
+    /// - Parameters:
+    ///   - message: The message.
+    ///   - author: The object to present as the message's author.
+    ///   - isolation: The caller's actor, filled in automatically.
+    /// - Complexity: O(*n*) for *n* observations.
+    @inlinable
+    public func send(_ message: Message, from author: AnyObject, isolation: isolated (any Actor)? = #isolation) {
+        messenger._core.send(message, author: author, shouldDeliver: nil, isolation: isolation)
+    }
+
+    /// Ends every observation of this observable by `observer`.
+    ///
+    /// - Parameter observer: The observer that should receive nothing more from it.
+    /// - Complexity: O(*k*) for the *k* observations that end.
+    public func stopBeingObserved(by observer: some Observer) {
+        observer.stopObserving(self)
+    }
+
+    /// Ends every observation of this observable, by every observer.
+    ///
+    /// - Complexity: O(*n*) for *n* observers.
+    public func stopBeingObserved() {
+        unsubscribeAll()
+    }
+
+    /// Unsubscribes an observer: for an ``Observer``, ends all its observations of this observable.
+    ///
+    /// After the change, outside any lock, the observer's
+    /// ``GeneralSubscriber/unsubscribedFrom(_:)`` and this observable's
+    /// ``GeneralObservable/observer(_:didSubscribe:)`` are called once each.
+    ///
+    /// - Parameter observer: The observer to unsubscribe.
+    /// - Returns: `observer`, or `nil` if it was neither subscribed nor observing.
+    /// - Complexity: O(*k*) for the *k* observations that end.
+    @discardableResult
+    public func unsubscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
+        if let messagingObserver = observer as? any Observer {
+            return messagingObserver._stopObserving(self) ? observer : nil
+        }
+        guard SubscriptionLedger.eraseSubscription(of: observer, from: self) else { return nil }
+        observer.unsubscribedFrom(self)
+        self.observer(observer, didSubscribe: false)
+        return observer
+    }
+}
