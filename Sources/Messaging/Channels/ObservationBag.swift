@@ -1,0 +1,68 @@
+/// A container of observation tokens that ends them all when it is emptied or released.
+///
+/// ```swift
+/// final class FeedViewController {
+///     private let observations = ObservationBag()
+///
+///     func viewDidLoad() {
+///         observations += themeManager.themes.subscribe { [weak self] theme in
+///             self?.updateTheme(theme)
+///         }
+///     }
+/// }
+/// ```
+///
+/// When the view controller is released, the bag is too, and the observation ends. This is Rasat's
+/// `DisposeBag`. Thread-safe.
+public final class ObservationBag: @unchecked Sendable {  // `_tokens` is guarded by `_lock`
+    private let _lock = _Lock()
+    private var _tokens: [FreeObserver] = []
+
+    /// Creates an empty bag.
+    public init() {}
+
+    deinit {
+        for token in _tokens { token.stopObserving() }
+    }
+
+    /// The number of tokens in the bag.
+    public var count: Int { _lock.withLock { _tokens.count } }
+
+    /// Adds a token; its observations now end with the bag.
+    ///
+    /// - Parameter token: The free observer to keep.
+    /// - Complexity: O(1) amortized.
+    public func insert(_ token: FreeObserver) {
+        _lock.withLock { _tokens.append(token) }
+    }
+
+    /// Adds a token to a bag: `bag += messenger.subscribe { ... }`.
+    ///
+    /// - Parameters:
+    ///   - bag: The bag.
+    ///   - token: The free observer to keep.
+    public static func += (bag: ObservationBag, token: FreeObserver) {
+        bag.insert(token)
+    }
+
+    /// Ends every observation of every token in the bag, and empties it.
+    ///
+    /// - Complexity: O(*n*) for *n* observations.
+    public func removeAll() {
+        let tokens = _lock.withLock { () -> [FreeObserver] in
+            var taken: [FreeObserver] = []
+            swap(&taken, &_tokens)
+            return taken
+        }
+        for token in tokens { token.stopObserving() }
+    }
+}
+
+extension FreeObserver {
+    /// Puts this token into `bag`, so its observations end with the bag.
+    ///
+    /// - Parameter bag: The bag to keep the token in.
+    public func store(in bag: ObservationBag) {
+        bag.insert(self)
+    }
+}

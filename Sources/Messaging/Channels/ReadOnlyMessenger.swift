@@ -1,0 +1,121 @@
+/// The observing side of a ``Messenger``: it can be observed, but nothing can be sent through it.
+///
+/// Hand it out where a component should listen but never broadcast:
+///
+/// ```swift
+/// final class ThemeManager {
+///     var themes: ReadOnlyMessenger<Theme> { channel.readOnly }
+///     private let channel = Messenger<Theme>()
+///
+///     func updateTheme(_ theme: Theme) { channel.send(theme) }
+/// }
+///
+/// let token = themeManager.themes.subscribe { theme in apply(theme) }
+/// ```
+///
+/// It is Rasat's `channel.observable`. It holds its messenger strongly, so it keeps it alive.
+public struct ReadOnlyMessenger<Message> {
+    @usableFromInline let _messenger: Messenger<Message>
+
+    init(_ messenger: Messenger<Message>) {
+        _messenger = messenger
+    }
+
+    /// Starts an observation that lasts as long as the returned token; see
+    /// ``ObservableSource/subscribe(isolation:_:)``.
+    ///
+    /// - Parameters:
+    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
+    ///   - receive: The handler.
+    /// - Returns: The free observer that owns the observation; releasing it ends the observation.
+    /// - Complexity: O(1) amortized.
+    public func subscribe(
+        isolation: isolated (any Actor)? = #isolation,
+        _ receive: @escaping (Message) -> Void
+    ) -> FreeObserver {
+        _messenger.subscribe(isolation: isolation, receive)
+    }
+
+    /// Starts a free observation by ``FreeObserver/shared``; see
+    /// ``ObservableSource/observed(isolation:_:)-(_,(Message)->Void)``.
+    ///
+    /// - Parameters:
+    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
+    ///   - receive: The handler.
+    /// - Complexity: O(1) amortized.
+    public func observed(
+        isolation: isolated (any Actor)? = #isolation,
+        _ receive: @escaping (Message) -> Void
+    ) {
+        _messenger.observed(isolation: isolation, receive)
+    }
+
+    /// Observes for exactly one message; see ``ObservableSource/observedOnce(isolation:_:)``.
+    ///
+    /// - Parameters:
+    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
+    ///   - receive: The handler, called at most once.
+    /// - Returns: The free observer that observes until the first message.
+    /// - Complexity: O(1) amortized.
+    @discardableResult
+    public func observedOnce(
+        isolation: isolated (any Actor)? = #isolation,
+        _ receive: @escaping (Message) -> Void
+    ) -> FreeObserver {
+        _messenger.observedOnce(isolation: isolation, receive)
+    }
+}
+
+extension ReadOnlyMessenger: Sendable where Message: Sendable {}
+
+extension Messenger {
+    /// A view of this messenger that can be observed but cannot send.
+    public var readOnly: ReadOnlyMessenger<Message> { ReadOnlyMessenger(self) }
+}
+
+extension Observer {
+    /// Starts observing the messenger behind a read-only view.
+    ///
+    /// - Parameters:
+    ///   - observable: The read-only view to observe.
+    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
+    ///   - receive: The handler.
+    /// - Complexity: O(1) amortized.
+    public func observe<Message>(
+        _ observable: ReadOnlyMessenger<Message>,
+        isolation: isolated (any Actor)? = #isolation,
+        _ receive: @escaping (Message) -> Void
+    ) {
+        observe(observable._messenger, isolation: isolation, receive)
+    }
+
+    /// Starts observing the messenger behind a read-only view, receiving authors too.
+    ///
+    /// - Parameters:
+    ///   - observable: The read-only view to observe.
+    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
+    ///   - receive: The handler, called with the message and its author.
+    /// - Complexity: O(1) amortized.
+    public func observe<Message>(
+        _ observable: ReadOnlyMessenger<Message>,
+        isolation: isolated (any Actor)? = #isolation,
+        _ receive: @escaping (Message, AnyObject) -> Void
+    ) {
+        observe(observable._messenger, isolation: isolation, receive)
+    }
+
+    /// Whether this observer has an active observation of the messenger behind `observable`.
+    ///
+    /// - Parameter observable: The read-only view to ask about.
+    /// - Returns: `true` while at least one observation is active.
+    public func isObserving<Message>(_ observable: ReadOnlyMessenger<Message>) -> Bool {
+        isObserving(observable._messenger)
+    }
+
+    /// Ends every observation of the messenger behind `observable` by this observer.
+    ///
+    /// - Parameter observable: The read-only view to receive nothing more from.
+    public func stopObserving<Message>(_ observable: ReadOnlyMessenger<Message>) {
+        stopObserving(observable._messenger)
+    }
+}

@@ -1,0 +1,121 @@
+/// An observable variable: it holds a value and sends an ``Update`` whenever the value changes.
+///
+/// ```swift
+/// let number = Var(42)
+///
+/// observer.observe(number) { update in
+///     print("from \(update.old) to \(update.new)")
+/// }
+///
+/// number.value = 43   // sends Update(42, 43)
+/// number <- 44        // the same, shorter
+/// number.value = 44   // sends nothing: the value did not change
+/// ```
+///
+/// Reading and writing ``value`` is thread-safe: the value is kept under the lock of the variable's
+/// messenger, and each change is numbered in the same atomic step, so observers receive the updates
+/// in the order the changes happened, whichever threads made them. The comparison that decides
+/// whether a change is sent (`old != new`) runs outside the lock, right before delivery.
+///
+/// A `Var` is `Equatable` (and `Comparable` where its value is), by value.
+public final class Var<Value: Equatable>: ObservableSource {
+    /// The messenger that sends the variable's updates.
+    public let messenger = Messenger<Update<Value>>()
+
+    /// Guarded by the lock of `messenger`'s core.
+    @usableFromInline var _storage: Value
+
+    /// Creates a variable holding `value`.
+    ///
+    /// - Parameter value: The initial value. Creating a variable sends nothing.
+    public init(_ value: Value) {
+        _storage = value
+    }
+
+    /// The current value. Setting a different value sends `Update(old, new)`, authored by the
+    /// variable itself.
+    ///
+    /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
+    public var value: Value {
+        get { messenger._core._lock.withLock { _storage } }
+        set { _set(newValue, author: self, isolation: nil) }
+    }
+
+    /// Sets the value and names the author of the update.
+    ///
+    /// ```swift
+    /// sharedText.set("my new text", as: self)  // observers can tell this edit came from `self`
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The new value. Sends nothing if it equals the current value.
+    ///   - author: The object to present as the update's author.
+    ///   - isolation: The caller's actor, filled in automatically; handlers isolated to it run
+    ///     before `set` returns.
+    /// - Complexity: O(*n*) for *n* observers.
+    public func set(_ value: Value, as author: AnyObject, isolation: isolated (any Actor)? = #isolation) {
+        _set(value, author: author, isolation: isolation)
+    }
+
+    /// Sends the current value again, as an update whose `old` and `new` are equal.
+    ///
+    /// - Parameter isolation: The caller's actor, filled in automatically.
+    /// - Complexity: O(*n*) for *n* observers.
+    public func send(isolation: isolated (any Actor)? = #isolation) {
+        messenger._core.sendChange(author: self, shouldDeliver: nil, isolation: isolation) {
+            Update(_storage, _storage)
+        }
+    }
+
+    private func _set(_ newValue: Value, author: AnyObject, isolation: (any Actor)?) {
+        // `produce` only moves values: the old one leaves inside the update and is released, like
+        // the update, outside the lock.
+        let produce = { () -> Update<Value> in
+            let old = self._storage
+            self._storage = newValue
+            return Update(old, newValue)
+        }
+        messenger._core.sendChange(
+            author: author,
+            shouldDeliver: { $0.old != $0.new },
+            isolation: isolation,
+            produce
+        )
+    }
+}
+
+// The value is only accessed under the lock of the messenger's core.
+extension Var: @unchecked Sendable where Value: Sendable {}
+
+extension Var: Equatable {
+    /// Whether both variables hold equal values.
+    ///
+    /// - Parameters:
+    ///   - lhs: A variable.
+    ///   - rhs: Another variable.
+    /// - Returns: `lhs.value == rhs.value`.
+    public static func == (lhs: Var, rhs: Var) -> Bool { lhs.value == rhs.value }
+}
+
+extension Var: Comparable where Value: Comparable {
+    /// Whether the first variable's value is less than the second's.
+    ///
+    /// - Parameters:
+    ///   - lhs: A variable.
+    ///   - rhs: Another variable.
+    /// - Returns: `lhs.value < rhs.value`.
+    public static func < (lhs: Var, rhs: Var) -> Bool { lhs.value < rhs.value }
+}
+
+infix operator <- : AssignmentPrecedence
+
+extension Var {
+    /// Sets the variable's value: `number <- 42` is `number.value = 42`.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to set.
+    ///   - value: The new value.
+    public static func <- (variable: Var, value: Value) {
+        variable.value = value
+    }
+}
