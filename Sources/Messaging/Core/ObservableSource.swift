@@ -70,7 +70,11 @@ extension ObservableSource {
     ///
     /// - Complexity: O(*n*) for *n* observers.
     public func stopBeingObserved() {
-        unsubscribeAll()
+        // Not `unsubscribeAll()`: on an object that also observes, that would end its own
+        // observations too.
+        for observer in observers {
+            unsubscribe(observer)
+        }
     }
 
     /// Unsubscribes an observer: for an ``Observer``, ends all its observations of this observable.
@@ -92,4 +96,10 @@ extension ObservableSource {
         self.observer(observer, didSubscribe: false)
         return observer
     }
+}
+
+extension ObservableSource where Self: Observer {
+    /// The messenger's ledger, for both roles: an object that observes and is observable keeps
+    /// one set of relationships and one identity.
+    public var subscriptionLedger: SubscriptionLedger { messenger.subscriptionLedger }
 }

@@ -98,7 +98,11 @@ extension Observer {
     ///
     /// - Complexity: O(*n*) for *n* observations.
     public func stopObserving() {
-        unsubscribeAll()
+        // Not `unsubscribeAll()`: on an object that is also observable, that would drop its own
+        // observers too.
+        for observable in subscriptions {
+            observable.unsubscribe(self)
+        }
     }
 
     /// Ends every observation of `observable`, erases the relationship and runs the callbacks.
