@@ -162,7 +162,8 @@ public protocol GeneralSubscriber {
 /// ```
 ///
 /// It holds its observables weakly: an observable that nobody else references is freed, and the
-/// dashboard forgets it. Subscribing or unsubscribing from either side updates both sides.
+/// dashboard forgets it. Subscriptions are made through the observable's
+/// ``GeneralObservable/subscribe(_:)``; unsubscribing through either side updates both sides.
 public protocol GeneralTrackingSubscriber: AnyObject, GeneralSubscriber {
     /// The storage that the default implementations keep the relationships in.
     ///
@@ -301,8 +302,10 @@ extension GeneralTrackingSubscriber where Self: GeneralObservable {
 
     /// Unsubscribes all observers and then leaves all subscriptions.
     ///
-    /// A type that is both observable and tracking observer has one `unsubscribeAll()`; it clears
-    /// both sides. Call `(self as any GeneralObservable).unsubscribeAll()` for one side only.
+    /// A type that is both observable and tracking observer has one `unsubscribeAll()`, whichever
+    /// protocol it is called through, and it clears both sides. To clear one side only, unsubscribe
+    /// each of its ``GeneralObservable/observers``, or leave each of its
+    /// ``GeneralTrackingSubscriber/subscriptions``.
     ///
     /// - Complexity: O(*n* + *m*) for *n* observers and *m* subscriptions.
     public func unsubscribeAll() {
