@@ -18,17 +18,24 @@ import GeneralObserver
 /// - Every observer receives messages in the order they were sent; observers are called in the
 ///   order they started observing.
 /// - A message sent while a delivery is running (from a handler, or from another thread) is
-///   queued and delivered right after the current one has reached every observer. Handlers never
-///   nest, and no handler of one messenger ever runs twice at once. The thread that is delivering
-///   delivers the queued messages too, so ``ObservableSource/send(_:isolation:)`` may return before
-///   a message it queued was delivered.
-/// - An observation that ends during a delivery receives nothing more, immediately, even when it
-///   is ended from another thread. An observation that starts during a delivery receives only the
-///   messages sent after it started.
+///   queued and delivered right after the current one has reached every observer. A messenger's
+///   deliveries never nest, and no handler of one messenger ever runs twice at once. The thread
+///   that is delivering delivers the queued messages too, so
+///   ``ObservableSource/send(_:isolation:)`` may return before a message it queued was delivered.
+/// - An observation that ends during a delivery receives nothing more: at once when it is ended
+///   on the delivering thread (by an earlier handler, say); when it is ended from another thread,
+///   no call starts after `stopObserving` returns, though a call that had already begun may still
+///   be running. An observation that starts during a delivery receives only the messages sent
+///   after it started.
 /// - No handler runs while the messenger's lock is held.
 ///
 /// A messenger is `Sendable` when its `Message` is: any thread may then send, observe and stop
-/// observing at the same time.
+/// observing at the same time. A subclass must then restate `@unchecked Sendable` and guard its
+/// own state; keeping a messenger as a property (see ``ObservableSource``) avoids that.
+///
+/// The observations live as long as the messenger: if an ``ObservableSource`` that owns it dies
+/// while something else keeps the messenger, its observers keep receiving what is sent through
+/// the messenger until they stop observing it.
 open class Messenger<Message>: ObservableSource {
     /// The relationship bookkeeping that makes the messenger a ``GeneralObservable``.
     public let subscriptionLedger = SubscriptionLedger()
@@ -43,7 +50,7 @@ open class Messenger<Message>: ObservableSource {
         // ledger's own deinit removes the relationships). This also breaks the cycle between the
         // core and its observations.
         for case let observation? in _core.removeAll() where observation._deactivate() {
-            observation._receiver?._forget(observation)
+            observation._receiver?._forgetMessenger(observation._messengerKey)
         }
     }
 

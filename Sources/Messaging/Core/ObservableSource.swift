@@ -36,8 +36,10 @@ extension ObservableSource {
     ///
     /// - Parameters:
     ///   - message: The message.
-    ///   - isolation: The caller's actor, filled in automatically; handlers isolated to the same
-    ///     actor run synchronously, before `send` returns.
+    ///   - isolation: The caller's actor, filled in automatically. Handlers isolated to the same
+    ///     actor run synchronously, before `send` returns, unless an earlier message for them is
+    ///     still waiting to run on that actor or another thread is delivering on this messenger
+    ///     (then the message is queued, in order).
     /// - Complexity: O(*n*) for *n* observations.
     @inlinable
     public func send(_ message: Message, isolation: isolated (any Actor)? = #isolation) {

@@ -19,8 +19,8 @@ import GeneralObserver
 /// unsubscribes.
 ///
 /// ## Memory
-/// An observation lives as long as both its observer and its observable: when either dies, the
-/// observation ends and the other side forgets it. A messenger keeps its handlers alive, so a
+/// An observation lives as long as both its observer and the observable's messenger: when either
+/// dies, the observation ends and the other side forgets it. A messenger keeps its handlers alive, so a
 /// handler that captures its observer strongly keeps the observer alive as long as the observable
 /// lives, and forever if the observer owns the observable. Capture `[weak self]` (or `unowned`) in
 /// handlers; see <doc:MemoryManagement>.
@@ -43,8 +43,12 @@ extension Observer {
     /// - Parameters:
     ///   - observable: The observable to observe.
     ///   - isolation: The caller's actor, filled in automatically. The handler runs on that actor:
-    ///     synchronously when the message is sent from it, otherwise in order on the actor soon
-    ///     after. A handler registered outside any actor runs on the thread that delivers.
+    ///     synchronously when the message is sent from code isolated to it (for the main actor,
+    ///     also when sent from the main thread), otherwise in order on the actor soon after. A
+    ///     property setter such as ``Var/value`` cannot tell its caller's actor; use
+    ///     ``Var/set(_:as:isolation:)`` to run same-actor handlers at once. A handler registered
+    ///     outside any actor runs on the thread that delivers, so it must only touch state that is
+    ///     safe to use from that thread.
     ///   - receive: The handler.
     /// - Complexity: O(1) amortized.
     public func observe<Source: ObservableSource>(

@@ -78,17 +78,12 @@ public final class Receiver: @unchecked Sendable {  // `_observed` is guarded by
         return (removed != nil || erased, erased)
     }
 
-    /// Forgets one observation that its messenger ended (the messenger is going away).
-    func _forget(_ observation: _ObservationRecord) {
-        let key = observation._messengerKey
-        let emptied = _lock.withLock { () -> _ObservedSource? in
-            guard var source = _observed[key] else { return nil }
-            source.observations.removeAll { $0 === observation }
-            if source.observations.isEmpty { return _observed.removeValue(forKey: key) }
-            _observed[key] = source
-            return nil
-        }
-        _ = emptied  // released here, outside the lock
+    /// Forgets every observation of a messenger that is going away.
+    ///
+    /// - Complexity: O(1): the observations of one messenger are one entry.
+    func _forgetMessenger(_ key: ObjectIdentifier) {
+        let forgotten = _lock.withLock { _observed.removeValue(forKey: key) }
+        _ = forgotten  // released here, outside the lock
     }
 
     /// Whether any observation of the messenger identified by `key` is active.
