@@ -35,6 +35,11 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// The current value. Setting a different value sends `Update(old, new)`, authored by the
     /// variable itself.
     ///
+    /// A setter cannot know its caller's actor: handlers isolated to an actor other than the main
+    /// actor (or to the main actor, when set off the main thread) receive the update soon after,
+    /// in order, on their actor. ``set(_:as:isolation:)`` knows the caller's actor and runs its
+    /// handlers at once.
+    ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var value: Value {
         get { messenger._core._lock.withLock { _storage } }
@@ -65,6 +70,26 @@ public final class Var<Value: Equatable>: ObservableSource {
         messenger._core.sendChange(author: self, shouldDeliver: nil, isolation: isolation) {
             Update(_storage, _storage)
         }
+    }
+
+    /// Replaces the value with `transform(value)` and sends the update like `value =`, in one
+    /// atomic step: no other change can come between reading the old value and setting the new.
+    ///
+    /// `transform` runs under the lock, so it must be library code that only computes a value
+    /// (such as appending to a string), never user code.
+    func _transform(author: AnyObject, isolation: (any Actor)?, _ transform: (Value) -> Value) {
+        let produce = { () -> Update<Value> in
+            let old = self._storage
+            let new = transform(old)
+            self._storage = new
+            return Update(old, new)
+        }
+        messenger._core.sendChange(
+            author: author,
+            shouldDeliver: { $0.old != $0.new },
+            isolation: isolation,
+            produce
+        )
     }
 
     private func _set(_ newValue: Value, author: AnyObject, isolation: (any Actor)?) {

@@ -1,0 +1,84 @@
+// TaskBoard: a task list with a model, a main-actor view model, a background sync, and observers
+// that come and go.
+//
+// Top-level code runs on the main actor, so every handler registered here runs on the main actor
+// too. Messages sent on the main actor reach those handlers before `send` returns; the changes
+// that the sync service sends from a background task wait in a mailbox until the main actor takes
+// them, in order. The program awaits that work before it ends, so the output is always the same.
+
+import Messaging
+
+/// Stands for the keyboard: a second author, besides the board, that changes the filter.
+final class KeyboardShortcut {}
+
+func observations(of store: TaskStore) -> String {
+    let count = store.messenger.observationCount
+    return count == 1 ? "1 observation" : "\(count) observations"
+}
+
+let store = TaskStore()
+let board = BoardViewModel(store: store)
+let keyboard = KeyboardShortcut()
+let sync = SyncService()
+
+print("== Opening the board")
+print("The board observes the store, its filter and its open count: \(board.subscriptions.count) observables")
+print("The store has \(observations(of: store))")
+board.printBoard()
+
+print("\n== The activity feed opens: two tokens, kept in a bag")
+let feed = ObservationBag()
+feed += store.subscribe { event in
+    print("  feed: \(event)")
+}
+feed += store.openCount.subscribe { update in
+    print("  feed: open tasks \(update)")
+}
+print("The feed holds \(feed.count) tokens; the store has \(observations(of: store))")
+
+print("\n== The user adds two tasks on the board")
+board.addTask("Buy milk")
+board.addTask("Write the report")
+board.printBoard()
+
+print("\n== A detail panel opens, the task is ticked off, the panel closes")
+var panel: DetailPanel? = store.tasks.last.map { DetailPanel(showing: $0, in: store) }
+print("The store has \(observations(of: store))")
+board.completeTask(2)
+panel = nil
+print("The store has \(observations(of: store))")
+
+print("\n== The filter: the board changes it, then a keyboard shortcut does")
+board.show(.open)
+store.filter.set(.done, as: keyboard)
+board.printBoard()
+store.filter.set(.all, as: keyboard)
+
+print("\n== The feed closes: emptying the bag ends both tokens")
+feed.removeAll()
+print("The feed holds \(feed.count) tokens; the store has \(observations(of: store))")
+
+print("\n== Sync: a background task sends three changes from the server")
+store.connect(to: sync)
+store.observedOnce { event in
+    print("  once: the first change after connecting: \(event)")
+}
+let download = sync.download([
+    .add(title: "Call the plumber"),
+    .complete(title: "Buy milk"),
+    .add(title: "Book the flights"),
+])
+await download.value
+await store.waitUntilApplied(batch: 1)
+print("Every change was applied on the main actor, in the order it was sent")
+board.printBoard()
+
+print("\n== Stopping")
+board.stopObserving(store.filter)
+print("The board observes the filter: \(board.isObserving(store.filter))")
+store.stopBeingObserved()
+print("The store has \(observations(of: store)); the board observes the store: \(board.isObserving(store))")
+print("The board still follows \(board.subscriptions.count) observable: the open count")
+print("A new task now changes the board's count of open tasks, but not its list:")
+store.add("Water the plants", by: keyboard)
+board.printBoard()

@@ -1,0 +1,255 @@
+// String conveniences: `string` on string variables, `+` between a string variable (or an optional
+// one) and a string, an optional string or another such variable, and the standard string
+// protocols on `Var<String>` and `Var<String?>`.
+
+// MARK: - Protocols
+
+/// A value that a string variable holds: `String` or `String?`.
+///
+/// An implementation detail of the string conveniences of ``Var``: `Var<String>` and
+/// `Var<String?>` share one conformance to each string protocol through it. Don't conform other
+/// types.
+public protocol _StringValue: _StringOperand, Equatable {
+    /// The value that holds `string`.
+    ///
+    /// - Parameter string: The string.
+    /// - Returns: `string` itself, or wrapped in an optional.
+    static func _holding(_ string: String) -> Self
+}
+
+/// An operand of the `+` of string variables: a string, a variable that holds one, or an optional
+/// of either. `nil` counts as the empty string.
+///
+/// An implementation detail of the string conveniences of ``Var``. Don't conform other types.
+public protocol _StringOperand {
+    /// The operand's string: its value, with `nil` read as `""`.
+    var _stringValue: String { get }
+}
+
+extension String: _StringValue {
+    /// The string itself.
+    public var _stringValue: String { self }
+
+    /// The string itself.
+    ///
+    /// - Parameter string: The string.
+    /// - Returns: `string`.
+    public static func _holding(_ string: String) -> String { string }
+}
+
+extension Optional: _StringOperand where Wrapped: _StringOperand {
+    /// The wrapped operand's string, or `""` for `nil`.
+    public var _stringValue: String {
+        switch self {
+        case .some(let wrapped): wrapped._stringValue
+        case .none: ""
+        }
+    }
+}
+
+extension Optional: _StringValue where Wrapped == String {
+    /// `string`, wrapped.
+    ///
+    /// - Parameter string: The string.
+    /// - Returns: `.some(string)`.
+    public static func _holding(_ string: String) -> String? { string }
+}
+
+extension Var: _StringOperand where Value: _StringOperand {
+    /// The variable's value as a string, with `nil` read as `""`.
+    public var _stringValue: String { value._stringValue }
+}
+
+// MARK: - String Property
+
+/// A variable that holds a string or an optional string: a `Var<String>` or `Var<String?>`.
+///
+/// It exists so that optional variables (`Var<String>?`, `Var<String?>?`) have the `string`
+/// property too. Don't conform other types.
+public protocol _StringVariable: AnyObject {
+    /// The value as a string; see ``Var/string``.
+    var string: String { get set }
+}
+
+extension Var: _StringVariable where Value: _StringValue {
+    /// The value as a string, with `nil` read as `""`. Setting it sets ``value``, like `value =`.
+    ///
+    /// ```swift
+    /// let text = Var<String?>()  // text.value == nil
+    /// print(text.string)         // ""
+    /// text.string = "hi"         // text.value == "hi", sends Update(nil, "hi")
+    /// ```
+    ///
+    /// Setting `""` on a `Var<String?>` sets the value to `""`, not to `nil`.
+    ///
+    /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
+    public var string: String {
+        get { value._stringValue }
+        set { value = Value._holding(newValue) }
+    }
+}
+
+extension Optional where Wrapped: _StringVariable {
+    /// The variable's value as a string, with a `nil` variable or value read as `""`.
+    ///
+    /// Setting it sets the variable's value (see ``Var/string``); on a `nil` variable it does
+    /// nothing.
+    ///
+    /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
+    public var string: String {
+        get { self?.string ?? "" }
+        nonmutating set { self?.string = newValue }
+    }
+}
+
+// MARK: - Concatenation
+//
+// At least one operand must be a variable (or an optional variable), so importing this module
+// does not make `String? + String` compile. Three overloads: a variable with any operand, any
+// operand with a variable, and two variables (the most specific, so `Var + Var` is not ambiguous).
+
+/// An operand of `+` that is a variable: a string variable or an optional one.
+///
+/// An implementation detail of the string conveniences of ``Var``. Don't conform other types.
+public protocol _StringVariableOperand: _StringOperand {}
+
+extension Var: _StringVariableOperand where Value: _StringOperand {}
+
+extension Optional: _StringVariableOperand where Wrapped: _StringVariableOperand {}
+
+/// Concatenates a string variable operand and any operand: a string, an optional string, a string
+/// variable or an optional string variable; `nil` counts as `""`.
+///
+/// ```swift
+/// let greeting = Var("Hello, ") + Var<String?>("world")  // "Hello, world"
+/// ```
+///
+/// Reading each variable's value is a separate step.
+///
+/// - Parameters:
+///   - lhs: The first operand.
+///   - rhs: The second operand.
+/// - Returns: The operands' strings, joined.
+public func + <L: _StringVariableOperand, R: _StringOperand>(lhs: L, rhs: R) -> String {
+    lhs._stringValue + rhs._stringValue
+}
+
+/// Concatenates any operand and a string variable operand; see the overload with the variable on
+/// the left.
+///
+/// - Parameters:
+///   - lhs: The first operand.
+///   - rhs: The second operand.
+/// - Returns: The operands' strings, joined.
+public func + <L: _StringOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> String {
+    lhs._stringValue + rhs._stringValue
+}
+
+/// Concatenates two string variable operands; see the overload with one variable on the left.
+///
+/// - Parameters:
+///   - lhs: The first operand.
+///   - rhs: The second operand.
+/// - Returns: The operands' strings, joined.
+public func + <L: _StringVariableOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> String {
+    lhs._stringValue + rhs._stringValue
+}
+
+// MARK: - String Protocols
+
+extension Var: TextOutputStream where Value: _StringValue {
+    /// Appends `string` to the value and sends the update, like `value =`.
+    ///
+    /// Reading the value and setting the appended one are one atomic step, so appends from
+    /// several threads are never lost. Appending `""` sends nothing.
+    ///
+    /// ```swift
+    /// var log = Var<String>()
+    /// print("started", to: &log)  // log.value == "started\n"
+    /// ```
+    ///
+    /// - Parameter string: The text to append.
+    /// - Complexity: O(*m* + *n*) for a value of length *m* and *n* observers.
+    public func write(_ string: String) {
+        _transform(author: self, isolation: nil) { old in
+            Value._holding(old._stringValue + string)
+        }
+    }
+}
+
+extension Var: CustomStringConvertible where Value: _StringValue {
+    /// The value as a string, with `nil` read as `""`: the same as ``string``.
+    public var description: String { string }
+}
+
+extension Var: CustomDebugStringConvertible where Value: _StringValue {
+    /// The value as a quoted string literal, with `nil` read as `""`: `string.debugDescription`.
+    public var debugDescription: String { string.debugDescription }
+}
+
+extension Var: Sequence where Value: _StringValue {
+    /// An iterator over the characters of the current ``string``.
+    ///
+    /// It iterates a snapshot: later changes to the variable do not affect it.
+    ///
+    /// - Returns: The iterator.
+    /// - Complexity: O(1).
+    public func makeIterator() -> String.Iterator {
+        string.makeIterator()
+    }
+}
+
+extension Var: Collection where Value: _StringValue {
+    /// A position of a character in ``string``.
+    public typealias Index = String.Index
+
+    /// The position of the first character of the current ``string``.
+    public var startIndex: String.Index { string.startIndex }
+
+    /// The position past the last character of the current ``string``.
+    public var endIndex: String.Index { string.endIndex }
+
+    /// The number of characters in the current ``string``.
+    ///
+    /// - Complexity: O(*n*) for *n* characters.
+    public var count: Int { string.count }
+
+    /// Whether the current ``string`` is empty.
+    public var isEmpty: Bool { string.isEmpty }
+
+    /// The character at `position` in the current ``string``.
+    ///
+    /// Every access reads the current value: when the variable can change meanwhile, read
+    /// ``string`` once and index that instead.
+    ///
+    /// - Parameter position: A valid position in the current string.
+    public subscript(position: String.Index) -> Character {
+        string[position]
+    }
+
+    /// The characters in `bounds` of the current ``string``, as a substring: a snapshot, which
+    /// later changes to the variable do not affect.
+    ///
+    /// - Parameter bounds: A valid range of the current string.
+    public subscript(bounds: Range<String.Index>) -> Substring {
+        string[bounds]
+    }
+
+    /// The position after `i` in the current ``string``.
+    ///
+    /// - Parameter i: A valid position in the current string, other than ``endIndex``.
+    /// - Returns: The next position.
+    public func index(after i: String.Index) -> String.Index {
+        string.index(after: i)
+    }
+}
+
+extension Var: BidirectionalCollection where Value: _StringValue {
+    /// The position before `i` in the current ``string``.
+    ///
+    /// - Parameter i: A valid position in the current string, other than ``startIndex``.
+    /// - Returns: The previous position.
+    public func index(before i: String.Index) -> String.Index {
+        string.index(before: i)
+    }
+}

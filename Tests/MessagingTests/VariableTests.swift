@@ -1,0 +1,189 @@
+import Messaging
+import Testing
+
+/// Records every update a variable sends, with its author, in delivery order.
+final class VariableRecorder<Value: Equatable> {
+    private(set) var updates: [Update<Value>] = []
+    private(set) var authors: [AnyObject] = []
+    private let token = FreeObserver()
+
+    init(_ variable: Var<Value>) {
+        token.observe(variable) { [weak self] update, author in
+            self?.updates.append(update)
+            self?.authors.append(author)
+        }
+    }
+}
+
+/// An object to name as the author of a change.
+final class VariableAuthor {}
+
+@Suite("Variables: updates on change, authors, equality, order and parameterless initializers")
+struct VariableTests {
+    // MARK: Updates
+
+    @Test func settingADifferentValueSendsOldAndNew() {
+        let number = Var(1)
+        let recorder = VariableRecorder(number)
+        number.value = 2
+        number.value = 3
+        #expect(number.value == 3)
+        #expect(recorder.updates == [Update(1, 2), Update(2, 3)])
+    }
+
+    @Test func settingAnEqualValueSendsNothing() {
+        let text = Var<String?>("a")
+        let recorder = VariableRecorder(text)
+        text.value = "a"
+        text.value = nil
+        text.value = nil
+        text.set("b", as: VariableAuthor())
+        text.set("b", as: VariableAuthor())
+        #expect(text.value == "b")
+        #expect(recorder.updates == [Update("a", nil), Update(nil, "b")])
+    }
+
+    @Test func sendResendsTheCurrentValueAsOldAndNew() {
+        let number = Var(7)
+        let recorder = VariableRecorder(number)
+        number.send()
+        number.value = 8
+        number.send()
+        #expect(recorder.updates == [Update(7, 7), Update(7, 8), Update(8, 8)])
+        #expect(recorder.authors.allSatisfy { $0 === number })
+    }
+
+    @Test func creatingAVariableSendsNothingAndObservingStartsWithTheNextChange() {
+        let number = Var(1)
+        number.value = 2
+        let recorder = VariableRecorder(number)
+        #expect(recorder.updates.isEmpty)
+        number.value = 3
+        #expect(recorder.updates == [Update(2, 3)])
+    }
+
+    @Test func arrowOperatorSetsTheValueLikeAssignment() {
+        let number = Var(23)
+        let recorder = VariableRecorder(number)
+        number <- 42
+        number <- 42
+        #expect(number.value == 42)
+        #expect(recorder.updates == [Update(23, 42)])
+        #expect(recorder.authors.count == 1)
+        #expect(recorder.authors.first === number)
+    }
+
+    @Test func aChangeMadeByAHandlerIsDeliveredAfterTheCurrentUpdateInOrder() {
+        let number = Var(0)
+        let clamp = FreeObserver()
+        clamp.observe(number) { update in
+            if update.new > 10 { number.value = 10 }
+        }
+        let recorder = VariableRecorder(number)
+        number.value = 15
+        #expect(number.value == 10)
+        #expect(recorder.updates == [Update(0, 15), Update(15, 10)])
+    }
+
+    // MARK: Authors
+
+    @Test func assigningTheValueNamesTheVariableAsAuthor() {
+        let number = Var(0)
+        let recorder = VariableRecorder(number)
+        number.value = 1
+        #expect(recorder.authors.count == 1)
+        #expect(recorder.authors.first === number)
+    }
+
+    @Test func setAsDeliversTheGivenAuthor() {
+        let number = Var(0)
+        let controller = VariableAuthor()
+        let recorder = VariableRecorder(number)
+        number.set(42, as: controller)
+        number.value = 43
+        #expect(recorder.updates == [Update(0, 42), Update(42, 43)])
+        #expect(recorder.authors.count == 2)
+        #expect(recorder.authors.first === controller)
+        #expect(recorder.authors.last === number)
+    }
+
+    @Test func anObserverCanIgnoreItsOwnChangesByAuthor() {
+        let shared = Var("")
+        let editor = VariableAuthor()
+        let watcher = FreeObserver()
+        var othersEdits: [String] = []
+        watcher.observe(shared) { update, author in
+            guard author !== editor else { return }
+            othersEdits.append(update.new)
+        }
+        shared.set("mine", as: editor)
+        shared.value = "theirs"
+        #expect(othersEdits == ["theirs"])
+    }
+
+    // MARK: Equality and Order
+
+    @Test func variablesAreEqualWhenTheirValuesAre() {
+        #expect(Var(1) == Var(1))
+        #expect(Var(1) != Var(2))
+        #expect(Var<String?>() == Var<String?>(nil))
+        #expect(Var<String?>() != Var<String?>(""))
+        let number = Var(5)
+        let other = Var(6)
+        #expect(number != other)
+        other.value = 5
+        #expect(number == other)
+    }
+
+    @Test func variablesCompareByValue() {
+        #expect(Var(1) < Var(2))
+        #expect(!(Var(2) < Var(1)))
+        #expect(!(Var(2) < Var(2)))
+        #expect(Var("b") > Var("a"))
+        #expect(Var(3) >= Var(3))
+        let sorted = [Var(3), Var(1), Var(2)].sorted().map(\.value)
+        #expect(sorted == [1, 2, 3])
+    }
+
+    // MARK: Initializers
+
+    @Test func parameterlessInitializerOfAnOptionalHoldsNil() {
+        #expect(Var<String?>().value == nil)
+        #expect(Var<Int?>().value == nil)
+        #expect(Var<Double?>().value == nil)
+    }
+
+    @Test func parameterlessInitializerOfACollectionHoldsAnEmptyOne() {
+        #expect(Var<String>().value == "")
+        #expect(Var<[Int]>().value == [])
+    }
+
+    @Test func parameterlessInitializerOfANumberHoldsZero() {
+        #expect(Var<Int>().value == 0)
+        #expect(Var<Double>().value == 0)
+        #expect(Var<Float>().value == 0)
+        #expect(Var<UInt8>().value == 0)
+    }
+
+    @Test func parameterlessInitializersPickTheRightDefaultByType() {
+        let optionalText: Var<String?> = Var()
+        let text: Var<String> = Var()
+        let number: Var<Int> = Var()
+        let optionalNumber: Var<Int?> = Var()
+        #expect(optionalText.value == nil)
+        #expect(text.value == "")
+        #expect(number.value == 0)
+        #expect(optionalNumber.value == nil)
+    }
+
+    @Test func theSeedsInitializerExampleHolds() {
+        let text = Var<String?>()
+        #expect(text.value == nil)
+        text.value = "a text"
+        #expect(text.value == "a text")
+        let number = Var(23)
+        #expect(number.value == 23)
+        number <- 42
+        #expect(number.value == 42)
+    }
+}

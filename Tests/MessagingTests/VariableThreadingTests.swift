@@ -1,0 +1,192 @@
+import Foundation
+import Messaging
+import Testing
+
+/// A list that several threads append to.
+final class VariableLockedLog<Element>: @unchecked Sendable {  // `items` is only accessed under `lock`
+    private let lock = NSLock()
+    private var items: [Element] = []
+
+    func append(_ item: Element) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+
+    var snapshot: [Element] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
+}
+
+/// A value of four words that a write sets together, so that a read can tell if it saw parts of
+/// two different writes.
+struct VariableTestStamp: Equatable, Sendable {
+    let sequence: Int
+    let negated: Int
+    let copy: Int
+    let negatedCopy: Int
+
+    init(_ sequence: Int) {
+        self.sequence = sequence
+        negated = -sequence
+        copy = sequence
+        negatedCopy = -sequence
+    }
+
+    /// Whether all four words come from the same write.
+    var isWhole: Bool { negated == -sequence && copy == sequence && negatedCopy == -sequence }
+}
+
+/// Runs `body(index)` on `count` new threads, released together, and waits for them.
+///
+/// - Returns: `true` if every thread finished within `timeout` seconds; `false` means a deadlock.
+func runOnVariableTestThreads(
+    _ count: Int,
+    timeout: Double = 60,
+    _ body: @escaping @Sendable (Int) -> Void
+) -> Bool {
+    let started = DispatchGroup()
+    let finished = DispatchGroup()
+    let gate = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        started.enter()
+        finished.enter()
+        let thread = Thread {
+            started.leave()
+            gate.wait()
+            body(index)
+            finished.leave()
+        }
+        thread.start()
+    }
+    started.wait()
+    for _ in 0..<count { gate.signal() }
+    return finished.wait(timeout: .now() + timeout) == .success
+}
+
+@Suite("Variables across threads: one ordered chain of updates, atomic appends, race-free reads")
+struct VariableThreadingTests {
+    static let threadCount = 4
+    static let setsPerThread = 10_000
+
+    /// The value that thread `thread` sets in its step `step`: distinct for every thread and step.
+    static func value(thread: Int, step: Int) -> Int { (thread + 1) * 1_000_000 + step }
+
+    @Test func concurrentSetsFormOneUnbrokenOrderedChainOfUpdates() {
+        let number = Var(0)
+        let log = VariableLockedLog<Update<Int>>()
+        let token = FreeObserver()
+        token.observe(number) { update in log.append(update) }
+
+        let finished = runOnVariableTestThreads(Self.threadCount) { thread in
+            let author = VariableAuthor()
+            for step in 1...Self.setsPerThread {
+                number.set(Self.value(thread: thread, step: step), as: author)
+            }
+        }
+        #expect(finished)
+
+        let updates = log.snapshot
+        // Every set changed the value, so every set sent exactly one update.
+        #expect(updates.count == Self.threadCount * Self.setsPerThread)
+        #expect(updates.first?.old == 0)
+        // Each update starts where the previous one ended: none is lost, duplicated or reordered.
+        let brokenLinks = zip(updates, updates.dropFirst()).filter { $0.new != $1.old }.count
+        #expect(brokenLinks == 0)
+        #expect(number.value == updates.last?.new)
+        // Each thread's values arrive complete and in the order that thread set them.
+        for thread in 0..<Self.threadCount {
+            let base = Self.value(thread: thread, step: 0)
+            let fromThread = updates.map(\.new).filter { $0 > base && $0 <= base + Self.setsPerThread }
+            let isCompleteAndInOrder = fromThread == Array((base + 1)...(base + Self.setsPerThread))
+            #expect(isCompleteAndInOrder, "thread \(thread) delivered \(fromThread.count) values")
+        }
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func readingTheValueWhileAnotherThreadWritesSeesWholeValuesInOrder() {
+        let stamp = Var(VariableTestStamp(0))
+        let writes = 200_000
+        let reads = VariableLockedLog<(distinct: [Int], torn: Int)>()
+
+        let finished = runOnVariableTestThreads(3) { thread in
+            if thread == 0 {
+                for sequence in 1...writes { stamp.value = VariableTestStamp(sequence) }
+            } else {
+                // The distinct sequence numbers read, in order, and the reads that mixed two writes.
+                var distinct: [Int] = []
+                var torn = 0
+                var current = VariableTestStamp(-1)
+                while current.sequence != writes {
+                    current = stamp.value
+                    if !current.isWhole { torn += 1 }
+                    if current.sequence != distinct.last { distinct.append(current.sequence) }
+                }
+                reads.append((distinct, torn))
+            }
+        }
+        #expect(finished)
+
+        #expect(stamp.value == VariableTestStamp(writes))
+        let readers = reads.snapshot
+        #expect(readers.count == 2)
+        for (distinct, torn) in readers {
+            // A read that is not one atomic step can mix the words of two writes.
+            #expect(torn == 0)
+            // A single writer writes increasing values, so each reader sees them never decrease.
+            let decreases = zip(distinct, distinct.dropFirst()).filter { $0 > $1 }.count
+            #expect(decreases == 0)
+            #expect(distinct.allSatisfy { (0...writes).contains($0) })
+        }
+    }
+
+    @Test func concurrentWritesAppendAtomically() {
+        let log = Var<String>()
+        let updates = VariableLockedLog<Update<String>>()
+        let token = FreeObserver()
+        token.observe(log) { update in updates.append(update) }
+        let writesPerThread = 500
+
+        let finished = runOnVariableTestThreads(Self.threadCount) { thread in
+            let letter = String(UnicodeScalar(UInt8(ascii: "a") + UInt8(thread)))
+            for _ in 0..<writesPerThread { log.write(letter) }
+        }
+        #expect(finished)
+
+        let text = log.value
+        #expect(text.count == Self.threadCount * writesPerThread)
+        for thread in 0..<Self.threadCount {
+            let letter = Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(thread)))
+            #expect(text.filter { $0 == letter }.count == writesPerThread)
+        }
+        let sent = updates.snapshot
+        #expect(sent.count == Self.threadCount * writesPerThread)
+        #expect(sent.allSatisfy { $0.new.count == $0.old.count + 1 && $0.new.hasPrefix($0.old) })
+        #expect(zip(sent, sent.dropFirst()).allSatisfy { $0.new == $1.old })
+        #expect(sent.last?.new == text)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func concurrentObserversEachSeeTheSameOrderedUpdates() {
+        let number = Var(0)
+        let first = VariableLockedLog<Int>()
+        let second = VariableLockedLog<Int>()
+        let token = FreeObserver()
+        token.observe(number) { update in first.append(update.new) }
+        token.observe(number) { update in second.append(update.new) }
+
+        let finished = runOnVariableTestThreads(Self.threadCount) { thread in
+            for step in 1...500 {
+                number.value = Self.value(thread: thread, step: step)
+            }
+        }
+        #expect(finished)
+
+        #expect(first.snapshot.count == Self.threadCount * 500)
+        #expect(first.snapshot == second.snapshot)
+        #expect(first.snapshot.last == number.value)
+        withExtendedLifetime(token) {}
+    }
+}
