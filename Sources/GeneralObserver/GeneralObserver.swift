@@ -236,7 +236,12 @@ extension GeneralObservable {
     /// - Returns: `true` if it is subscribed.
     /// - Complexity: O(1) on average.
     public func amISubscribed<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Bool {
-        subscriptionLedger._hasObserver(observer.uuid)
+        // Both ledgers always agree. A tracking observer's own table is small (its subscriptions),
+        // so asking it touches less memory than a lookup in a table of every observer.
+        if let tracker = observer as? any GeneralTrackingSubscriber {
+            return tracker.subscriptionLedger._hasSubscription(uuid)
+        }
+        return subscriptionLedger._hasObserver(observer.uuid)
     }
 
     /// Does nothing; implement it to be told about subscriptions.
@@ -431,17 +436,19 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
         } else {
             slot = _ObserverSlot(value: observer, object: nil, trackerLedger: nil, keyInOther: observableKey)
         }
-        return _locked(ledger, trackerLedger) {
-            guard ledger._observers.insert(observerKey, slot) else { return false }
+        // The sweep hands back the live objects it looked at; they are released after unlocking.
+        let (linked, looked) = _locked(ledger, trackerLedger) { () -> (Bool, [AnyObject]) in
+            guard ledger._observers.insert(observerKey, slot) else { return (false, []) }
             if let trackerLedger {
                 trackerLedger._subscriptions.insert(
                     observableKey,
                     _SubscriptionSlot(observable: observable, ledger: ledger, keyInOther: observerKey)
                 )
             }
-            ledger._sweepDeadObserversIfDue()
-            return true
+            return (true, ledger._sweepDeadObserversIfDue())
         }
+        withExtendedLifetime(looked) {}
+        return linked
     }
 
     private static func _unlink(
@@ -515,10 +522,13 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
     }
 
     func _liveObservers() -> [any GeneralSubscriber] {
-        _locked {
-            _sweepDeadObservers()
-            return _observers.values.compactMap(\.subscriber)
+        // The sweep hands back the live objects it looked at; they are released after unlocking.
+        let (live, looked) = _locked { () -> ([any GeneralSubscriber], [AnyObject]) in
+            let looked = _sweepDeadObservers()
+            return (_observers.values.compactMap(\.subscriber), looked)
         }
+        withExtendedLifetime(looked) {}
+        return live
     }
 
     func _liveSubscriptions() -> [any GeneralObservable] {
@@ -530,15 +540,29 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
         _locked { (_observers.count, _subscriptions.count) }
     }
 
-    private func _sweepDeadObserversIfDue() {
-        if _observers.count >= _observerSweepThreshold {
-            _sweepDeadObservers()
-            _observerSweepThreshold = Swift.max(16, _observers.count * 2)
-        }
+    /// Sweeps if the table has doubled since the last sweep; see ``_sweepDeadObservers()``.
+    private func _sweepDeadObserversIfDue() -> [AnyObject] {
+        guard _observers.count >= _observerSweepThreshold else { return [] }
+        let looked = _sweepDeadObservers()
+        _observerSweepThreshold = Swift.max(16, _observers.count * 2)
+        return looked
     }
 
-    private func _sweepDeadObservers() {
-        _observers.removeAll { $0.isDead }
+    /// Removes the class observers that have been freed, and returns the live ones it looked at.
+    ///
+    /// Looking at a weak reference makes a strong one. If another thread drops the object's last
+    /// reference meanwhile, releasing that strong reference here would free the object with this
+    /// ledger's lock held, and a tracking observer's ledger takes this lock when it is freed: a
+    /// deadlock. So the caller keeps the returned references until it has unlocked.
+    private func _sweepDeadObservers() -> [AnyObject] {
+        var looked: [AnyObject] = []
+        _observers.removeAll { slot in
+            guard slot.value == nil else { return false }
+            guard let object = slot.object else { return true }
+            looked.append(object)
+            return false
+        }
+        return looked
     }
 }
 
@@ -550,7 +574,6 @@ private struct _ObserverSlot {
     /// The observable's key in the tracker's table.
     var keyInOther: UUID
 
-    var isDead: Bool { value == nil && object == nil }
     var subscriber: (any GeneralSubscriber)? { value ?? (object as? any GeneralSubscriber) }
 }
 

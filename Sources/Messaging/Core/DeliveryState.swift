@@ -48,6 +48,9 @@ struct _Delivery<Message> {
 struct _DeliveryState<Message> {
     @usableFromInline var observations: ContiguousArray<_Observation<Message>?> = []
     @usableFromInline var liveCount = 0
+    /// How many ended observations have been taken out of the table (or were never put in). When
+    /// it equals the core's `_endsStarted`, no ended observation is left in the table.
+    @usableFromInline var endsApplied = 0
     @usableFromInline var _nextSequence: UInt64 = 0
     @usableFromInline var isDelivering = false
     /// Queued messages; delivered ones are moved out, leaving `nil`, until the queue drains.
@@ -112,13 +115,15 @@ struct _DeliveryState<Message> {
         liveCount += 1
     }
 
-    /// Removes an observation if it is still in the table.
+    /// Removes an ended observation if it is still in the table, and counts its end as applied.
     ///
-    /// The caller keeps its own reference to `observation`, so this never frees it.
+    /// Called exactly once for each observation that ended while its messenger lives. The caller
+    /// keeps its own reference to `observation`, so this never frees it.
     ///
     /// - Complexity: O(1) amortized.
     @inlinable
     mutating func remove(_ observation: _Observation<Message>) {
+        endsApplied &+= 1
         let slot = observation._slot
         guard slot >= 0, slot < observations.count, observations[slot] === observation else { return }
         observations[slot] = nil

@@ -1,3 +1,5 @@
+import _MessagingShims
+
 /// The delivery engine of one ``Messenger``: its lock, its state, and the loop that calls handlers.
 ///
 /// It is a separate object so that observations can point back to it strongly: an object that is
@@ -14,15 +16,33 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
     /// check on every access, and the lock already makes access exclusive.
     @usableFromInline let _state: UnsafeMutablePointer<_DeliveryState<Message>>
 
+    /// How many observations have ended (atomic; see `_ObservationRecord._deactivate()`).
+    ///
+    /// A delivery compares it with the state's `endsApplied` when it takes its snapshot: if they
+    /// are equal, no observation in the snapshot had ended then, and while the counter keeps that
+    /// value none has ended since, so the loop can skip reading each observation's flag.
+    @usableFromInline let _endsStarted: UnsafeMutablePointer<Int>
+
     @usableFromInline
     init() {
         _state = .allocate(capacity: 1)
         _state.initialize(to: _DeliveryState())
+        _endsStarted = .allocate(capacity: 1)
+        _endsStarted.initialize(to: 0)
     }
 
     deinit {
         _state.deinitialize(count: 1)
         _state.deallocate()
+        _endsStarted.deallocate()
+    }
+
+    /// The value of `_endsStarted` under which no flag needs reading, or -1 if every flag must be
+    /// read (an ended observation may still be in the table). Call under the lock.
+    @inlinable
+    final func _cleanEndsBaseline() -> Int {
+        let started = _messaging_counter_load(_endsStarted)
+        return started == _state.pointee.endsApplied ? started : -1
     }
 
     /// The number of active observations.
@@ -45,10 +65,11 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
     ) {
         _lock.lock()
         let start = _state.pointee.send(message, author: author, shouldDeliver: shouldDeliver)
+        let baseline = _cleanEndsBaseline()
         _lock.unlock()
         guard let (observations, sequence) = start else { return }
         if shouldDeliver?(message) ?? true {
-            _deliver(message, author: author, sequence: sequence, to: observations, isolation: isolation)
+            _deliver(message, author: author, sequence: sequence, to: observations, baseline, isolation)
         }
         _drainQueue(isolation: isolation)
     }
@@ -68,10 +89,11 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
         _lock.lock()
         let message = produce()
         let start = _state.pointee.send(message, author: author, shouldDeliver: shouldDeliver)
+        let baseline = _cleanEndsBaseline()
         _lock.unlock()
         guard let (observations, sequence) = start else { return }
         if shouldDeliver?(message) ?? true {
-            _deliver(message, author: author, sequence: sequence, to: observations, isolation: isolation)
+            _deliver(message, author: author, sequence: sequence, to: observations, baseline, isolation)
         }
         _drainQueue(isolation: isolation)
     }
@@ -82,16 +104,21 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
         while true {
             _lock.lock()
             let next = _state.pointee.finishDelivery()
+            let baseline = _cleanEndsBaseline()
             _lock.unlock()
             guard let next else { return }
-            _deliverQueued(next, isolation: isolation)
+            _deliverQueued(next, baseline, isolation: isolation)
         }
     }
 
     /// Delivers one queued message; it and its snapshot are released here, before the lock is
     /// taken again.
     @inlinable
-    final func _deliverQueued(_ delivery: consuming _Delivery<Message>, isolation: (any Actor)?) {
+    final func _deliverQueued(
+        _ delivery: consuming _Delivery<Message>,
+        _ baseline: Int,
+        isolation: (any Actor)?
+    ) {
         let envelope = delivery.envelope
         if let shouldDeliver = envelope.shouldDeliver, !shouldDeliver(envelope.message) { return }
         _deliver(
@@ -99,7 +126,8 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
             author: envelope.author,
             sequence: envelope.sequence,
             to: delivery.observations,
-            isolation: isolation
+            baseline,
+            isolation
         )
     }
 
@@ -114,8 +142,10 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
         author: AnyObject,
         sequence: UInt64,
         to observations: consuming ContiguousArray<_Observation<Message>?>,
-        isolation: (any Actor)?
+        _ baseline: Int,
+        _ isolation: (any Actor)?
     ) {
+        let endsStarted = _endsStarted
         observations.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             // An `Optional` class reference is one pointer-sized word, zero for `nil`.
@@ -124,7 +154,9 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
                 let word = words.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UInt.self)
                 guard let pointer = UnsafeRawPointer(bitPattern: word) else { continue }
                 Unmanaged<_Observation<Message>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { observation in
-                    guard observation._firstSequence <= sequence, observation._isActive else { return }
+                    guard observation._firstSequence <= sequence else { return }
+                    // Read the flag only if an observation ended since the snapshot was taken.
+                    if _messaging_counter_load(endsStarted) != baseline, !observation._isActive { return }
                     if observation._isIsolated {
                         observation._deliverIsolated(message, author, from: isolation)
                     } else {

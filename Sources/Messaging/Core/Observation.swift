@@ -5,27 +5,33 @@ import _MessagingShims
 /// A record is referenced from two tables: the messenger's delivery table (which decides who gets
 /// a message) and the receiver's table (which answers `isObserving` and ends the observations when
 /// the observer dies). Either side may end it; the atomic `_flag` makes the end take effect at
-/// once for a delivery already in progress on another thread, and lets exactly one party win.
+/// once for a delivery already in progress on another thread, and lets exactly one party win. The
+/// winner also counts the end in its messenger's `_endsStarted`, so that a delivery only reads
+/// the flags after some observation has ended.
 @usableFromInline
 class _ObservationRecord: @unchecked Sendable {
-    // `_flag` is atomic; `_slot` and `_firstSequence` are guarded by the messenger's lock;
-    // `_receiver` is written once, in `init`.
+    // `_flag` and `_endsStarted` are atomic; `_slot` and `_firstSequence` are guarded by the
+    // messenger's lock; `_receiver` is written once, in `init`.
+
+    /// The sequence number of the first message this observation may receive.
+    @usableFromInline var _firstSequence: UInt64 = 0
 
     /// 1 while the observation is active; cleared once, atomically, when it ends.
     @usableFromInline let _flag: UnsafeMutablePointer<Int>
 
+    /// The messenger core's count of ended observations, which the core outlives the record.
+    @usableFromInline let _endsStarted: UnsafeMutablePointer<Int>
+
     /// Position in the messenger's delivery table, or -1 when not in it.
     @usableFromInline var _slot = -1
-
-    /// The sequence number of the first message this observation may receive.
-    @usableFromInline var _firstSequence: UInt64 = 0
 
     weak var _receiver: Receiver?
 
     /// The identity of the messenger the observation belongs to; the receiver's table key.
     let _messengerKey: ObjectIdentifier
 
-    init(receiver: Receiver, messengerKey: ObjectIdentifier) {
+    init(receiver: Receiver, messengerKey: ObjectIdentifier, endsStarted: UnsafeMutablePointer<Int>) {
+        _endsStarted = endsStarted
         _flag = .allocate(capacity: 1)
         _flag.initialize(to: 1)
         _receiver = receiver
@@ -39,9 +45,15 @@ class _ObservationRecord: @unchecked Sendable {
     @inlinable
     final var _isActive: Bool { _messaging_flag_is_set(_flag) }
 
-    /// Clears the flag. Returns `true` for the one caller that ended the observation.
+    /// Clears the flag and counts the end. Returns `true` for the one caller that ended the
+    /// observation; that caller must then remove it from the messenger's table (which counts the
+    /// end as applied), unless the messenger is going away.
     @inlinable
-    final func _deactivate() -> Bool { _messaging_flag_clear(_flag) }
+    final func _deactivate() -> Bool {
+        guard _messaging_flag_clear(_flag) else { return false }
+        _messaging_counter_increment(_endsStarted)
+        return true
+    }
 
     /// Removes the record from its messenger's delivery table, if both still exist.
     func _detachFromMessenger() {}
@@ -85,7 +97,11 @@ final class _Observation<Message>: _ObservationRecord, @unchecked Sendable {
         _isIsolated = isolation != nil
         _mailbox = isolation == nil ? nil : _Mailbox()
         _core = messenger._core
-        super.init(receiver: receiver, messengerKey: ObjectIdentifier(messenger))
+        super.init(
+            receiver: receiver,
+            messengerKey: ObjectIdentifier(messenger),
+            endsStarted: messenger._core._endsStarted
+        )
     }
 
     override func _detachFromMessenger() {

@@ -1,0 +1,346 @@
+// What delivering a value to observers costs, for Messaging and for two baselines: a plain closure
+// array behind a mutex, and OpenCombine's `PassthroughSubject` with `sink` subscribers. Also what
+// making and ending subscriptions costs, and how many bytes a live subscription takes.
+//
+// Every scenario is one `register…` function that takes the system under test as small closures
+// and registers that scenario's benchmarks for it. To compare another system, call the scenario
+// functions with it next to the baselines in `benchmarks` below.
+//
+// Send scenarios use `scalingFactor`, so their `Time (wall clock)` and `Malloc (total)` are per
+// delivery (one value reaching one receiver). Subscribe and cancel scenarios measure one batch per
+// iteration; `Time per operation (ns)` is that batch's time divided by its size.
+
+import Benchmark
+import Foundation
+import HeapStatistics
+import Messaging
+import OpenCombine
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// MARK: - Scenarios
+
+/// A channel with its receivers attached; `send` delivers one value to every receiver.
+struct ConnectedChannel: @unchecked Sendable {  // every system under test documents `send` as thread-safe
+    let send: (Int) -> Void
+    /// Whatever must stay alive for the receivers to stay subscribed.
+    let keepAlive: Any
+}
+
+/// Sends to 1, 10 and 1,000 receivers; reported per delivery.
+func registerSendBenchmarks(_ system: String, connect: @escaping (_ receiverCount: Int) -> ConnectedChannel) {
+    let cases: [(receiverCount: Int, sendCount: Int, deliveries: BenchmarkScalingFactor)] = [
+        (1, 1_000, .kilo),
+        (10, 100, .kilo),
+        (1_000, 1_000, .mega),
+    ]
+    for (receiverCount, sendCount, deliveries) in cases {
+        precondition(receiverCount * sendCount == deliveries.rawValue)
+        Benchmark(
+            "\(system): send to \(receiverCount) receiver\(receiverCount == 1 ? "" : "s") (per delivery)",
+            configuration: .init(scalingFactor: deliveries)
+        ) { benchmark, channel in
+            for value in 0..<sendCount {
+                channel.send(value)
+            }
+        } setup: {
+            connect(receiverCount)
+        }
+    }
+}
+
+/// Two threads send to one channel with 10 receivers at the same time; reported per delivery.
+func registerConcurrentSendBenchmark(_ system: String, connect: @escaping (_ receiverCount: Int) -> ConnectedChannel) {
+    let threadCount = 2
+    let receiverCount = 10
+    let sendCountPerThread = 50_000
+    let deliveries = BenchmarkScalingFactor.mega
+    precondition(threadCount * sendCountPerThread * receiverCount == deliveries.rawValue)
+    Benchmark(
+        "\(system): \(threadCount) threads send to \(receiverCount) receivers (per delivery)",
+        configuration: .init(scalingFactor: deliveries)
+    ) { benchmark, channel in
+        measureOnThreads(benchmark, threadCount: threadCount) {
+            for value in 0..<sendCountPerThread {
+                channel.send(value)
+            }
+        }
+    } setup: {
+        connect(receiverCount)
+    }
+}
+
+/// Makes `count` subscriptions to one channel, then cancels them in random order, at 10k and 100k
+/// subscriptions; each phase is a separate benchmark, reported per operation.
+func registerSubscribeAndCancelBenchmarks<Channel, Subscription>(
+    _ system: String,
+    makeChannel: @escaping () -> Channel,
+    subscribe: @escaping (Channel) -> Subscription,
+    cancel: @escaping (Subscription) -> Void
+) {
+    for count in [10_000, 100_000] {
+        Benchmark("\(system): subscribe (n = \(count))", configuration: subscriptionChurnConfiguration) { benchmark in
+            let channel = makeChannel()
+            var subscriptions: [Subscription] = []
+            subscriptions.reserveCapacity(count)
+            measureBatch(benchmark, count: count) {
+                for _ in 0..<count {
+                    subscriptions.append(subscribe(channel))
+                }
+            }
+        }
+
+        Benchmark(
+            "\(system): cancel in random order (n = \(count))",
+            configuration: subscriptionChurnConfiguration
+        ) { benchmark in
+            let channel = makeChannel()
+            let subscriptionsInRandomOrder = (0..<count).map { _ in subscribe(channel) }.shuffled()
+            measureBatch(benchmark, count: count) {
+                for subscription in subscriptionsInRandomOrder {
+                    cancel(subscription)
+                }
+            }
+        }
+    }
+}
+
+/// Makes 100k subscriptions to one channel and reports the heap bytes they hold, per subscription
+/// (the heap in use after subscribing, minus before, divided by the count).
+func registerMemoryBenchmark<Channel, Subscription>(
+    _ system: String,
+    makeChannel: @escaping () -> Channel,
+    subscribe: @escaping (Channel) -> Subscription
+) {
+    let count = 100_000
+    Benchmark(
+        "\(system): bytes per live subscription (n = \(count))",
+        configuration: .init(
+            metrics: [bytesPerSubscription],
+            units: [bytesPerSubscription: .count],
+            maxDuration: .seconds(2),
+            maxIterations: 5
+        )
+    ) { benchmark in
+        let channel = makeChannel()
+        var subscriptions: [Subscription] = []
+        subscriptions.reserveCapacity(count)
+        let before = heapBytesInUse()
+        for _ in 0..<count {
+            subscriptions.append(subscribe(channel))
+        }
+        let after = heapBytesInUse()
+        benchmark.measurement(bytesPerSubscription, (after - before) / count)
+        withExtendedLifetime((channel, subscriptions)) {}
+    }
+}
+
+// MARK: - Measuring
+
+let bytesPerSubscription = BenchmarkMetric.custom("Bytes per subscription", useScalingFactor: false)
+
+/// The bytes of heap memory the allocator has handed out and not taken back.
+func heapBytesInUse() -> Int { Int(heap_bytes_in_use()) }
+
+let timePerOperation = BenchmarkMetric.custom("Time per operation (ns)", useScalingFactor: false)
+
+var subscriptionChurnConfiguration: Benchmark.Configuration {
+    .init(
+        metrics: [.wallClock, .mallocCountTotal, timePerOperation],
+        units: [timePerOperation: .count],
+        maxDuration: .seconds(2),
+        maxIterations: 100
+    )
+}
+
+/// Measures one batch of `count` operations and records its wall-clock time per operation.
+func measureBatch(_ benchmark: Benchmark, count: Int, _ operations: () -> Void) {
+    let clock = ContinuousClock()
+    benchmark.startMeasurement()
+    let start = clock.now
+    operations()
+    let elapsed = start.duration(to: clock.now)
+    benchmark.stopMeasurement()
+    let (seconds, attoseconds) = (elapsed / count).components
+    let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+    benchmark.measurement(timePerOperation, Int(nanoseconds.rounded()))
+}
+
+/// Runs `work` on `threadCount` new threads that start together; measures from the start until the
+/// last one finishes. Creating the threads is not measured.
+func measureOnThreads(_ benchmark: Benchmark, threadCount: Int, _ work: @escaping @Sendable () -> Void) {
+    let ready = DispatchSemaphore(value: 0)
+    let start = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    for _ in 0..<threadCount {
+        Thread {
+            ready.signal()
+            start.wait()
+            work()
+            finished.signal()
+        }
+        .start()
+    }
+    for _ in 0..<threadCount {
+        ready.wait()
+    }
+    benchmark.startMeasurement()
+    for _ in 0..<threadCount {
+        start.signal()
+    }
+    for _ in 0..<threadCount {
+        finished.wait()
+    }
+    benchmark.stopMeasurement()
+}
+
+// MARK: - Baseline: closure array behind a mutex
+
+/// The simplest thread-safe broadcaster: handlers in an array behind a mutex. `send` copies the array
+/// under the lock and calls the handlers after unlocking.
+final class LockedClosureList: @unchecked Sendable {  // `handlers` is guarded by `mutex`
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var handlers: [(Int) -> Void] = []
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func append(_ handler: @escaping (Int) -> Void) {
+        pthread_mutex_lock(mutex)
+        handlers.append(handler)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func send(_ value: Int) {
+        pthread_mutex_lock(mutex)
+        let snapshot = handlers
+        pthread_mutex_unlock(mutex)
+        for handler in snapshot {
+            handler(value)
+        }
+    }
+}
+
+func connectLockedClosureList(receiverCount: Int) -> ConnectedChannel {
+    let list = LockedClosureList()
+    for _ in 0..<receiverCount {
+        list.append { blackHole($0) }
+    }
+    return ConnectedChannel(send: list.send, keepAlive: list)
+}
+
+// MARK: - Baseline: OpenCombine
+
+func connectPassthroughSubject(receiverCount: Int) -> ConnectedChannel {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriptions = (0..<receiverCount).map { _ in subject.sink { blackHole($0) } }
+    return ConnectedChannel(send: { subject.send($0) }, keepAlive: subscriptions)
+}
+
+// MARK: - Messaging
+
+/// Observers that each observe the messenger once, with a handler that does nothing observable.
+func connectMessenger(receiverCount: Int) -> ConnectedChannel {
+    let messenger = Messenger<Int>()
+    let observers = (0..<receiverCount).map { _ in FreeObserver() }
+    for observer in observers {
+        observer.observe(messenger) { blackHole($0) }
+    }
+    return ConnectedChannel(send: { messenger.send($0) }, keepAlive: (messenger, observers))
+}
+
+// MARK: - Benchmarks
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal],
+        maxDuration: .seconds(1),
+        maxIterations: 1_000
+    )
+
+    let closureArray = "Closure array + mutex"
+    let openCombine = "OpenCombine PassthroughSubject"
+    let messaging = "Messaging Messenger"
+
+    registerSendBenchmarks(closureArray, connect: connectLockedClosureList)
+    registerSendBenchmarks(openCombine, connect: connectPassthroughSubject)
+    registerSendBenchmarks(messaging, connect: connectMessenger)
+
+    registerConcurrentSendBenchmark(closureArray, connect: connectLockedClosureList)
+    registerConcurrentSendBenchmark(openCombine, connect: connectPassthroughSubject)
+    registerConcurrentSendBenchmark(messaging, connect: connectMessenger)
+
+    // A token per subscription, like `sink`: `subscribe` makes the free observer that owns it.
+    registerSubscribeAndCancelBenchmarks(
+        "\(messaging) token",
+        makeChannel: { Messenger<Int>() },
+        subscribe: { messenger in messenger.subscribe { blackHole($0) } },
+        cancel: { token in token.stopObserving() }
+    )
+    registerMemoryBenchmark(
+        "\(messaging) token",
+        makeChannel: { Messenger<Int>() },
+        subscribe: { messenger in messenger.subscribe { blackHole($0) } }
+    )
+    registerMemoryBenchmark(
+        openCombine,
+        makeChannel: { PassthroughSubject<Int, Never>() },
+        subscribe: { subject in subject.sink { blackHole($0) } }
+    )
+    registerObserveAndStopBenchmarks(messaging)
+
+    registerSubscribeAndCancelBenchmarks(
+        openCombine,
+        makeChannel: { PassthroughSubject<Int, Never>() },
+        subscribe: { subject in subject.sink { blackHole($0) } },
+        cancel: { subscription in subscription.cancel() }
+    )
+}
+
+/// `observe` and `stopObserving` by observers made before the measurement, at 10k and 100k.
+func registerObserveAndStopBenchmarks(_ system: String) {
+    for count in [10_000, 100_000] {
+        Benchmark("\(system): observe (n = \(count))", configuration: subscriptionChurnConfiguration) { benchmark in
+            let messenger = Messenger<Int>()
+            let observers = (0..<count).map { _ in FreeObserver() }
+            measureBatch(benchmark, count: count) {
+                for observer in observers {
+                    observer.observe(messenger) { blackHole($0) }
+                }
+            }
+            withExtendedLifetime(observers) {}
+        }
+
+        Benchmark(
+            "\(system): stopObserving in random order (n = \(count))",
+            configuration: subscriptionChurnConfiguration
+        ) { benchmark in
+            let messenger = Messenger<Int>()
+            let observers = (0..<count).map { _ in FreeObserver() }
+            for observer in observers {
+                observer.observe(messenger) { blackHole($0) }
+            }
+            let shuffled = observers.shuffled()
+            measureBatch(benchmark, count: count) {
+                for observer in shuffled {
+                    observer.stopObserving(messenger)
+                }
+            }
+            withExtendedLifetime(observers) {}
+        }
+    }
+}
