@@ -11,7 +11,6 @@ let package = Package(
         .package(name: "swift-general-observer", path: ".."),
     ],
     targets: [
-        .target(name: "HeapStatistics", path: "Benchmarks/HeapStatistics"),
         .executableTarget(
             name: "GeneralObserverBenchmarks",
             dependencies: [
@@ -27,7 +26,6 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "Messaging", package: "swift-general-observer"),
-                "HeapStatistics",
             ],
             path: "Benchmarks/MessagingBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
