@@ -587,49 +587,62 @@ private struct _SubscriptionSlot {
 
 /// Insertion-ordered storage with O(1) average insert, remove and lookup by key.
 ///
-/// Keys and elements live in parallel arrays. Removal leaves a hole (a `nil` key) that a
-/// compaction closes once holes outnumber entries, so every operation stays amortized O(1) and
-/// iteration keeps insertion order. Elements are only ever moved, never copied, because copying a
-/// `weak` reference is a comparatively slow runtime call.
+/// Entries live in one array; removal leaves a hole that a compaction closes once holes outnumber
+/// entries, so every operation stays amortized O(1) and iteration keeps insertion order. Elements
+/// are only ever moved, never copied, because copying a `weak` reference is a comparatively slow
+/// runtime call. Most tables are tiny (an observer is subscribed to one or two observables), so the
+/// index from key to position is only built past `_indexThreshold` entries; below it, a lookup
+/// compares a handful of keys, which is faster than hashing and saves an allocation.
 private struct _OrderedTable<Element> {
-    private var _keys: [UUID?] = []
-    private var _elements: [Element?] = []
-    private var _positions: [UUID: Int] = [:]
+    private var _entries: [(key: UUID?, element: Element?)] = []
+    private var _positions: [UUID: Int]?
+    private(set) var count = 0
 
-    var count: Int { _positions.count }
+    private static var _indexThreshold: Int { 8 }
 
-    var values: [Element] { _elements.compactMap { $0 } }
+    var values: [Element] { _entries.compactMap(\.element) }
 
-    func contains(_ key: UUID) -> Bool { _positions[key] != nil }
+    private func _position(of key: UUID) -> Int? {
+        if let positions = _positions { return positions[key] }
+        return _entries.firstIndex { $0.key == key }
+    }
+
+    func contains(_ key: UUID) -> Bool { _position(of: key) != nil }
 
     @discardableResult
     mutating func insert(_ key: UUID, _ element: Element) -> Bool {
-        guard _positions[key] == nil else { return false }
-        _positions[key] = _keys.count
-        _keys.append(key)
-        _elements.append(element)
+        guard _position(of: key) == nil else { return false }
+        _entries.append((key, element))
+        count += 1
+        if _positions != nil {
+            _positions![key] = _entries.count - 1
+        } else if _entries.count > Self._indexThreshold {
+            _buildIndex()
+        }
         return true
     }
 
     /// Removes the entry for `key` and hands its element back, so that the caller can release it
     /// after unlocking.
     mutating func remove(_ key: UUID) -> Element? {
-        guard let position = _positions.removeValue(forKey: key) else { return nil }
-        _keys[position] = nil
-        let element = _elements[position].take()
-        if _keys.count > 32, _positions.count * 2 < _keys.count { _compact() }
+        guard let position = _position(of: key) else { return nil }
+        _positions?[key] = nil
+        _entries[position].key = nil
+        let element = _entries[position].element.take()
+        count -= 1
+        if _entries.count > 32, count * 2 < _entries.count { _compact() }
         return element
     }
 
     mutating func removeAll(where shouldRemove: (Element) -> Bool) {
         var removedAny = false
-        for position in _keys.indices {
-            guard let key = _keys[position], let element = _elements[position], shouldRemove(element) else {
-                continue
-            }
-            _positions[key] = nil
-            _keys[position] = nil
-            _elements[position] = nil
+        for position in _entries.indices {
+            guard let key = _entries[position].key, let element = _entries[position].element,
+                shouldRemove(element)
+            else { continue }
+            _positions?[key] = nil
+            _entries[position] = (nil, nil)
+            count -= 1
             removedAny = true
         }
         if removedAny { _compact() }
@@ -637,25 +650,31 @@ private struct _OrderedTable<Element> {
 
     mutating func removeAll() -> [Element] {
         let elements = values
-        _keys = []
-        _elements = []
-        _positions = [:]
+        _entries = []
+        _positions = nil
+        count = 0
         return elements
+    }
+
+    private mutating func _buildIndex() {
+        var positions: [UUID: Int] = [:]
+        positions.reserveCapacity(_entries.count)
+        for (position, entry) in _entries.enumerated() {
+            if let key = entry.key { positions[key] = position }
+        }
+        _positions = positions
     }
 
     private mutating func _compact() {
         var write = 0
-        for read in _keys.indices {
-            guard let key = _keys[read] else { continue }
+        for read in _entries.indices {
+            guard let key = _entries[read].key else { continue }
             if read != write {
-                _keys[write] = key
-                _keys[read] = nil
-                _elements.swapAt(write, read)
-                _positions[key] = write
+                _entries.swapAt(write, read)
+                _positions?[key] = write
             }
             write += 1
         }
-        _keys.removeLast(_keys.count - write)
-        _elements.removeLast(_elements.count - write)
+        _entries.removeLast(_entries.count - write)
     }
 }

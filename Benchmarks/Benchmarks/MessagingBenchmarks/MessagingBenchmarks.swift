@@ -32,6 +32,16 @@ struct ConnectedChannel: @unchecked Sendable {  // every system under test docum
     let keepAlive: Any
 }
 
+/// What a receiver does with a value. Each receiver has its own, and its handler captures it, as a
+/// real handler captures its observer: calling such a handler from an array costs a retain and a
+/// release of the captured context, which is part of what the send benchmarks compare.
+final class Receiving: Sendable {
+    @inline(never)
+    func consume(_ value: Int) {
+        blackHole(value)
+    }
+}
+
 /// Sends to 1, 10 and 1,000 receivers; reported per delivery.
 func registerSendBenchmarks(_ system: String, connect: @escaping (_ receiverCount: Int) -> ConnectedChannel) {
     let cases: [(receiverCount: Int, sendCount: Int, deliveries: BenchmarkScalingFactor)] = [
@@ -232,7 +242,8 @@ final class LockedClosureList: @unchecked Sendable {  // `handlers` is guarded b
 func connectLockedClosureList(receiverCount: Int) -> ConnectedChannel {
     let list = LockedClosureList()
     for _ in 0..<receiverCount {
-        list.append { blackHole($0) }
+        let receiving = Receiving()
+        list.append { receiving.consume($0) }
     }
     return ConnectedChannel(send: list.send, keepAlive: list)
 }
@@ -241,7 +252,10 @@ func connectLockedClosureList(receiverCount: Int) -> ConnectedChannel {
 
 func connectPassthroughSubject(receiverCount: Int) -> ConnectedChannel {
     let subject = PassthroughSubject<Int, Never>()
-    let subscriptions = (0..<receiverCount).map { _ in subject.sink { blackHole($0) } }
+    let subscriptions = (0..<receiverCount).map { _ in
+        let receiving = Receiving()
+        return subject.sink { receiving.consume($0) }
+    }
     return ConnectedChannel(send: { subject.send($0) }, keepAlive: subscriptions)
 }
 
@@ -252,7 +266,8 @@ func connectMessenger(receiverCount: Int) -> ConnectedChannel {
     let messenger = Messenger<Int>()
     let observers = (0..<receiverCount).map { _ in FreeObserver() }
     for observer in observers {
-        observer.observe(messenger) { blackHole($0) }
+        let receiving = Receiving()
+        observer.observe(messenger) { receiving.consume($0) }
     }
     return ConnectedChannel(send: { messenger.send($0) }, keepAlive: (messenger, observers))
 }
