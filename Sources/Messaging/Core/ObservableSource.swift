@@ -104,4 +104,12 @@ extension ObservableSource where Self: Observer {
     /// The messenger's ledger, for both roles: an object that observes and is observable keeps
     /// one set of relationships and one identity.
     public var subscriptionLedger: SubscriptionLedger { messenger.subscriptionLedger }
+
+    /// Ends every observation of this object by others, then every observation it has of others.
+    ///
+    /// - Complexity: O(*n* + *m*) for *n* observers and *m* observations.
+    public func unsubscribeAll() {
+        stopBeingObserved()
+        stopObserving()
+    }
 }

@@ -107,6 +107,18 @@ extension Observer {
         for observable in subscriptions {
             observable.unsubscribe(self)
         }
+        // A source that died while its messenger lives on is no longer among the subscriptions,
+        // but its observations are: end them through the messenger, which shares its ledger.
+        for messenger in receiver._messengersOfDeadSources() {
+            messenger.unsubscribe(self)
+        }
+    }
+
+    /// Ends every observation this observer has; the same as ``stopObserving()``.
+    ///
+    /// - Complexity: O(*n*) for *n* observations.
+    public func unsubscribeAll() {
+        stopObserving()
     }
 
     /// Ends every observation of `observable`, erases the relationship and runs the callbacks.

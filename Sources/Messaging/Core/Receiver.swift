@@ -50,7 +50,11 @@ public final class Receiver: @unchecked Sendable {  // `_observed` is guarded by
                 _observed[key]!.observations.append(observation)
                 return false
             }
-            _observed[key] = _ObservedSource(source: source, observations: [observation])
+            _observed[key] = _ObservedSource(
+                source: source,
+                messenger: source.messenger,
+                observations: [observation]
+            )
             // Under this lock, so that a concurrent stop of the same pair cannot interleave.
             return SubscriptionLedger.recordSubscription(of: observer, to: source)
         }
@@ -92,13 +96,21 @@ public final class Receiver: @unchecked Sendable {  // `_observed` is guarded by
     }
 
     /// The sources with at least one observation.
-    func _observedSources() -> [any GeneralObservable] {
-        _lock.withLock { _observed.values.compactMap(\.source) }
+    /// The messengers whose observable source died while they live on: their observations
+    /// continue, but the source can no longer be named to end them.
+    func _messengersOfDeadSources() -> [any GeneralObservable] {
+        // The weak loads make strong references; they leave the lock inside the result.
+        _lock.withLock {
+            _observed.values.compactMap { entry in entry.source == nil ? entry.messenger : nil }
+        }
     }
 }
 
 /// The observations one receiver holds on one messenger.
 struct _ObservedSource {
+    /// The object that was observed: a custom ``ObservableSource``, or the messenger itself.
     weak var source: (any GeneralObservable)?
+    /// The source's messenger, which shares its ledger and outlives it if someone else keeps it.
+    weak var messenger: (any GeneralObservable)?
     var observations: [_ObservationRecord]
 }

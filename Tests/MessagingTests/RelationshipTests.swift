@@ -1,0 +1,317 @@
+import Foundation
+import Messaging
+import Testing
+
+/// The name of one of the test types, or `"?"`.
+private func nameOf(_ object: Any) -> String {
+    (object as? any RelationshipTests.Named)?.name ?? "?"
+}
+
+@Suite("Relationships: observing is subscribing, in the GeneralObserver graph")
+struct RelationshipTests {
+    /// A test type with a readable name, so that callbacks log as strings.
+    protocol Named {
+        var name: String { get }
+    }
+
+    /// An observer that logs its relationship callbacks, with what it sees at that moment.
+    final class Dog: Observer, Named {
+        let receiver = Receiver()
+        let name: String
+        let log: EventLog
+
+        init(_ name: String, log: EventLog) {
+            self.name = name
+            self.log = log
+        }
+
+        func subscribedTo(_ observable: any GeneralObservable) {
+            log.append("\(name).subscribedTo(\(nameOf(observable))) subscribed: \(amISubscribed(observable))")
+        }
+
+        func unsubscribedFrom(_ observable: any GeneralObservable) {
+            log.append("\(name).unsubscribedFrom(\(nameOf(observable))) subscribed: \(amISubscribed(observable))")
+        }
+    }
+
+    /// An observable that logs `observer(_:didSubscribe:)`, with what it sees at that moment.
+    final class Sky: ObservableSource, Named {
+        let messenger = Messenger<String>()
+        let name: String
+        let log: EventLog
+
+        init(_ name: String, log: EventLog) {
+            self.name = name
+            self.log = log
+        }
+
+        func observer(_ observer: any GeneralSubscriber, didSubscribe: Bool) {
+            log.append(
+                "\(name).observer(\(nameOf(observer)), didSubscribe: \(didSubscribe)) subscribed: \(amISubscribed(observer))"
+            )
+        }
+    }
+
+    /// A value-type subscriber from the GeneralObserver layer; it receives no messages.
+    struct Logger: GeneralSubscriber, Named {
+        let uuid = UUID()
+        let name: String
+    }
+
+    /// The callbacks of the first observation of `sky` by `dog`, in the order they fire.
+    static func subscription(_ dog: String, to sky: String) -> [String] {
+        [
+            "\(dog).subscribedTo(\(sky)) subscribed: true",
+            "\(sky).observer(\(dog), didSubscribe: true) subscribed: true",
+        ]
+    }
+
+    /// The callbacks of the end of the last observation of `sky` by `dog`, in the order they fire.
+    static func unsubscription(_ dog: String, from sky: String) -> [String] {
+        [
+            "\(dog).unsubscribedFrom(\(sky)) subscribed: false",
+            "\(sky).observer(\(dog), didSubscribe: false) subscribed: false",
+        ]
+    }
+
+    @Test("observing makes both sides see the relationship")
+    func observingIsSubscribing() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        #expect(!dog.amISubscribed(sky))
+        #expect(!sky.amISubscribed(dog))
+
+        dog.observe(sky) { _ in }
+
+        #expect(dog.amISubscribed(sky))
+        #expect(sky.amISubscribed(dog))
+        #expect(sky.observers.count == 1)
+        #expect(sky.observers.first as AnyObject === dog)
+        #expect(dog.subscriptions.count == 1)
+        #expect(dog.subscriptions.first === sky)
+        #expect(sky.messenger.amISubscribed(dog), "a source shares its messenger's relationships")
+    }
+
+    @Test("observers and subscriptions list several relationships in the order they began")
+    func listsAreInOrder() {
+        let log = EventLog()
+        let first = Sky("first", log: log)
+        let second = Sky("second", log: log)
+        let rex = Dog("rex", log: log)
+        let fido = Dog("fido", log: log)
+        rex.observe(second) { _ in }
+        rex.observe(first) { _ in }
+        fido.observe(first) { _ in }
+
+        #expect(rex.subscriptions.map { nameOf($0) } == ["second", "first"])
+        #expect(first.observers.map { nameOf($0) } == ["rex", "fido"])
+        #expect(second.observers.map { nameOf($0) } == ["rex"])
+    }
+
+    @Test("callbacks fire once, after the change, for the first observation of a pair only")
+    func subscriptionCallbacksFireOncePerRelationship() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+
+        dog.observe(sky) { _ in }
+        #expect(log.take() == Self.subscription("dog", to: "sky"))
+
+        dog.observe(sky) { _ in }
+        dog.observe(sky) { _, _ in }
+        #expect(log.take().isEmpty, "a second observation is not a new relationship")
+    }
+
+    @Test("callbacks fire once, after the change, when the last observation of a pair ends")
+    func unsubscriptionCallbacksFireOncePerRelationship() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        dog.observe(sky) { _ in }
+        dog.observe(sky) { _ in }
+        _ = log.take()
+
+        dog.stopObserving(sky)
+        #expect(log.take() == Self.unsubscription("dog", from: "sky"))
+
+        dog.stopObserving(sky)
+        dog.stopObserving()
+        sky.unsubscribeAll()
+        #expect(log.take().isEmpty, "nothing left to end")
+    }
+
+    @Test("a message sent from subscribedTo reaches the new observation; one from unsubscribedFrom does not")
+    func callbacksRunAfterTheChange() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        final class Announcer: Observer {
+            let receiver = Receiver()
+            let sky: Sky
+            init(_ sky: Sky) { self.sky = sky }
+            func subscribedTo(_ observable: any GeneralObservable) { sky.send("hello") }
+            func unsubscribedFrom(_ observable: any GeneralObservable) { sky.send("goodbye") }
+        }
+        let announcer = Announcer(sky)
+        dog.observe(sky) { log.append("dog:\($0)") }
+        announcer.observe(sky) { log.append("announcer:\($0)") }
+        announcer.stopObserving(sky)
+
+        #expect(
+            log.entries
+                == Self.subscription("dog", to: "sky")
+                + ["dog:hello", "announcer:hello", "sky.observer(?, didSubscribe: true) subscribed: true"]
+                + ["dog:goodbye", "sky.observer(?, didSubscribe: false) subscribed: false"]
+        )
+        withExtendedLifetime((dog, announcer)) {}
+    }
+
+    /// The ways to end a relationship between `dog` and `sky`, from either side.
+    enum Ending: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case stopObserving = "dog.stopObserving(sky)"
+        case stopObservingAll = "dog.stopObserving()"
+        case unsubscribe = "sky.unsubscribe(dog)"
+        case observableUnsubscribeAll = "sky.unsubscribeAll()"
+        case observerUnsubscribeAll = "dog.unsubscribeAll()"
+        case stopBeingObservedBy = "sky.stopBeingObserved(by: dog)"
+        case stopBeingObserved = "sky.stopBeingObserved()"
+
+        var testDescription: String { rawValue }
+
+        func apply(_ dog: Dog, _ sky: Sky) {
+            switch self {
+            case .stopObserving: dog.stopObserving(sky)
+            case .stopObservingAll: dog.stopObserving()
+            case .unsubscribe: sky.unsubscribe(dog)
+            case .observableUnsubscribeAll: sky.unsubscribeAll()
+            case .observerUnsubscribeAll: dog.unsubscribeAll()
+            case .stopBeingObservedBy: sky.stopBeingObserved(by: dog)
+            case .stopBeingObserved: sky.stopBeingObserved()
+            }
+        }
+    }
+
+    @Test(
+        "every way to end a relationship ends the deliveries and fires the callbacks once", arguments: Ending.allCases)
+    func everyEndingStopsDeliveryAndCallsBackOnce(ending: Ending) {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        dog.observe(sky) { log.append("dog:\($0)") }
+        dog.observe(sky) { log.append("dog2:\($0)") }
+        sky.send("1")
+        #expect(log.take() == Self.subscription("dog", to: "sky") + ["dog:1", "dog2:1"])
+
+        ending.apply(dog, sky)
+        sky.send("2")
+
+        #expect(log.take() == Self.unsubscription("dog", from: "sky"))
+        #expect(!dog.isObserving(sky))
+        #expect(!dog.amISubscribed(sky))
+        #expect(!sky.amISubscribed(dog))
+        #expect(sky.observers.isEmpty)
+        #expect(dog.subscriptions.isEmpty)
+        #expect(sky.messenger.observationCount == 0)
+
+        ending.apply(dog, sky)
+        #expect(log.take().isEmpty, "ending it again changes nothing and calls nobody")
+    }
+
+    @Test("sky.unsubscribe(dog) returns the observer it unsubscribed, or nil if there was none")
+    func unsubscribeReturnsTheObserver() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        dog.observe(sky) { _ in }
+
+        #expect(sky.unsubscribe(dog) === dog)
+        #expect(sky.unsubscribe(dog) == nil)
+    }
+
+    @Test("ending all relationships on one side calls back once per pair, in the order the pairs began")
+    func unsubscribeAllCallsBackInOrder() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let moon = Sky("moon", log: log)
+        let rex = Dog("rex", log: log)
+        let fido = Dog("fido", log: log)
+        rex.observe(sky) { _ in }
+        fido.observe(sky) { _ in }
+        rex.observe(moon) { _ in }
+        rex.observe(sky) { _ in }
+        _ = log.take()
+
+        sky.stopBeingObserved()
+        #expect(log.take() == Self.unsubscription("rex", from: "sky") + Self.unsubscription("fido", from: "sky"))
+        #expect(rex.isObserving(moon))
+
+        fido.observe(sky) { _ in }
+        fido.observe(moon) { _ in }
+        _ = log.take()
+        fido.unsubscribeAll()
+        #expect(log.take() == Self.unsubscription("fido", from: "sky") + Self.unsubscription("fido", from: "moon"))
+        #expect(moon.observers.map { nameOf($0) } == ["rex"])
+    }
+
+    @Test("no callback fires when either side of a relationship dies")
+    func deathCallsNobodyBack() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        do {
+            let shortLivedDog = Dog("short-lived dog", log: log)
+            shortLivedDog.observe(sky) { _ in }
+            let shortLivedSky = Sky("short-lived sky", log: log)
+            dog.observe(shortLivedSky) { _ in }
+            _ = log.take()
+        }
+
+        #expect(log.take().isEmpty)
+        #expect(sky.observers.isEmpty)
+        #expect(dog.subscriptions.isEmpty)
+    }
+
+    @Test("a plain GeneralSubscriber can subscribe to a messaging observable; it is listed but receives nothing")
+    func plainSubscriberOnAMessagingObservable() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        let logger = Logger(name: "logger")
+        dog.observe(sky) { log.append("dog:\($0)") }
+
+        #expect(sky.subscribe(logger)?.uuid == logger.uuid)
+        sky.send("1")
+
+        #expect(sky.observers.map { nameOf($0) } == ["dog", "logger"])
+        #expect(logger.amISubscribed(sky))
+        #expect(sky.messenger.observationCount == 1)
+        #expect(
+            log.take()
+                == Self.subscription("dog", to: "sky")
+                + ["sky.observer(logger, didSubscribe: true) subscribed: true", "dog:1"]
+        )
+
+        #expect(sky.unsubscribe(logger)?.uuid == logger.uuid)
+        #expect(log.take() == ["sky.observer(logger, didSubscribe: false) subscribed: false"])
+        #expect(!logger.amISubscribed(sky))
+        #expect(dog.isObserving(sky))
+        withExtendedLifetime(dog) {}
+    }
+
+    @Test("a messenger itself is the observable in the graph when observed directly")
+    func messengerInTheGraph() {
+        let log = EventLog()
+        let messenger = Messenger<Int>()
+        let dog = Dog("dog", log: log)
+        let token = messenger.subscribe { _ in }
+        dog.observe(messenger) { _ in }
+
+        #expect(messenger.observers.count == 2)
+        #expect(messenger.observers.first as AnyObject === token)
+        #expect(messenger.observers.last as AnyObject === dog)
+        #expect(token.subscriptions.first === messenger)
+        #expect(dog.subscriptions.first === messenger)
+        #expect(log.entries == ["dog.subscribedTo(?) subscribed: true"])
+    }
+}

@@ -1,0 +1,152 @@
+// Types and helpers shared by the Messaging tests.
+//
+// Logs record handler calls as "observer:message" strings, so that an expectation states the exact
+// sequence of (observer, message) events and a failure prints it readably. Every shared type is
+// `Sendable`: the threading tests use them from several threads, and the classes with mutable
+// state guard it with an `NSLock`.
+
+import Dispatch
+import Foundation
+import Messaging
+
+// MARK: - Locked state
+
+/// A thread-safe, append-only list of events.
+final class EventLog: @unchecked Sendable {  // `_entries` is only touched while holding `_lock`
+    private let _lock = NSLock()
+    private var _entries: [String] = []
+
+    /// Records one event.
+    func append(_ entry: String) {
+        _lock.withLock { _entries.append(entry) }
+    }
+
+    /// Everything recorded so far, in the order it was recorded.
+    var entries: [String] {
+        _lock.withLock { _entries }
+    }
+
+    /// Returns everything recorded so far and starts a new, empty list.
+    func take() -> [String] {
+        _lock.withLock {
+            defer { _entries = [] }
+            return _entries
+        }
+    }
+}
+
+/// A value that several threads read and change.
+final class Locked<Value: Sendable>: @unchecked Sendable {  // `_value` is only touched while holding `_lock`
+    private let _lock = NSLock()
+    private var _value: Value
+
+    init(_ value: Value) {
+        _value = value
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        _lock.withLock { body(&_value) }
+    }
+
+    /// A copy of the current value.
+    var value: Value {
+        _lock.withLock { _value }
+    }
+}
+
+// MARK: - Test types
+
+/// A plain observer with a name.
+final class Spy: Observer, Sendable {
+    let receiver = Receiver()
+    let name: String
+
+    init(_ name: String) {
+        self.name = name
+    }
+}
+
+/// An observable source that does not own its messenger, so that the messenger can outlive it
+/// (as it does when someone else keeps the messenger or a read-only view of it).
+final class Relay: ObservableSource, Sendable {
+    let messenger: Messenger<String>
+
+    init(_ messenger: Messenger<String>) {
+        self.messenger = messenger
+    }
+}
+
+/// An object with no behaviour: handlers capture it so that a weak reference to it tells whether
+/// the handler closure was released.
+final class Probe: Sendable {}
+
+/// The expected log of `messages` each delivered to every observer in `observers`, in that order:
+/// `deliveries(["1", "2"], to: ["a", "b"])` is `["a:1", "b:1", "a:2", "b:2"]`.
+func deliveries(_ messages: [String], to observers: [String]) -> [String] {
+    messages.flatMap { message in observers.map { "\($0):\(message)" } }
+}
+
+// MARK: - FreeObserver.shared
+
+/// Serialises the tests that use process-wide state: `FreeObserver.shared` (one test ends all of its
+/// observations) and the seed examples' `Sky.shared`.
+private let sharedStateLock = NSLock()
+
+/// Runs `body` while no other test uses `FreeObserver.shared` or another shared observable.
+///
+/// Swift Testing runs tests in parallel; every test that observes through `FreeObserver.shared`
+/// (the global `observe(_:_:)`, `observed`, `FreeObserver.shared` itself) runs its body in here.
+func withSharedState<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try sharedStateLock.withLock(body)
+}
+
+// MARK: - Threads
+
+/// Runs `body(index)` on `count` new threads, released together, and waits for them.
+///
+/// - Returns: `true` if every thread finished within `timeout` seconds; `false` means a deadlock
+///   (or a far too slow test).
+@discardableResult
+func runOnThreads(_ count: Int, timeout: Double = 20, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    let started = DispatchGroup()
+    let finished = DispatchGroup()
+    let gate = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        started.enter()
+        finished.enter()
+        let thread = Thread {
+            started.leave()
+            gate.wait()
+            body(index)
+            finished.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    started.wait()
+    for _ in 0..<count {
+        gate.signal()
+    }
+    return finished.wait(timeout: .now() + timeout) == .success
+}
+
+// MARK: - Waiting
+
+/// Polls `condition` on the caller's actor until it holds, yielding and sleeping between polls.
+///
+/// - Returns: Whether the condition held within `timeout`.
+func eventually(
+    isolation: isolated (any Actor)? = #isolation,
+    timeout: Duration = .seconds(10),
+    _ condition: () async -> Bool
+) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while await !condition() {
+        if clock.now >= deadline { return false }
+        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return true
+}
