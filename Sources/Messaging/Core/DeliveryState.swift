@@ -22,14 +22,48 @@ struct _Envelope<Message> {
 @usableFromInline
 struct _Delivery<Message> {
     @usableFromInline var envelope: _Envelope<Message>
-    /// The delivery table as it was when this message's turn came: a copy-on-write snapshot, so
-    /// taking it costs one retain and changes made during the delivery never disturb it.
-    @usableFromInline var observations: ContiguousArray<_Observation<Message>?>
+    /// The delivery table as it was when this message's turn came; see `_ObservationTable`.
+    @usableFromInline var table: Unmanaged<_ObservationTable<Message>>
 
     @inlinable
-    init(envelope: _Envelope<Message>, observations: ContiguousArray<_Observation<Message>?>) {
+    init(envelope: _Envelope<Message>, table: Unmanaged<_ObservationTable<Message>>) {
         self.envelope = envelope
-        self.observations = observations
+        self.table = table
+    }
+}
+
+/// The delivery table: the observations in delivery order, with `nil` holes where some ended.
+///
+/// A delivery reads the table without retaining it, and the state never changes a table that a
+/// delivery is reading: the first change during a delivery moves that table to a retired list
+/// (which keeps it alive) and continues on a copy; the retired table is released when the
+/// delivery finishes, outside the lock. The common case, a send while nothing changes, thus costs
+/// no reference counting at all. The header is the number of slots in use.
+@usableFromInline
+final class _ObservationTable<Message>: ManagedBuffer<Int, _Observation<Message>?> {
+    /// A table with room for at least `capacity` slots, none in use.
+    @inlinable
+    static func make(capacity: Int) -> _ObservationTable<Message> {
+        unsafeDowncast(create(minimumCapacity: capacity) { _ in 0 }, to: _ObservationTable<Message>.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointers { count, slots in
+            _ = slots.deinitialize(count: count.pointee)
+        }
+    }
+
+    /// A new table holding the same slots, with room for at least `capacity`.
+    @inlinable
+    func copy(capacity: Int) -> _ObservationTable<Message> {
+        let copy = Self.make(capacity: Swift.max(capacity, header))
+        withUnsafeMutablePointers { count, slots in
+            copy.withUnsafeMutablePointers { copyCount, copySlots in
+                copySlots.initialize(from: slots, count: count.pointee)
+                copyCount.pointee = count.pointee
+            }
+        }
+        return copy
     }
 }
 
@@ -46,7 +80,11 @@ struct _Delivery<Message> {
 /// state is returned, so that its `deinit` runs after the caller has unlocked.
 @usableFromInline
 struct _DeliveryState<Message> {
-    @usableFromInline var observations: ContiguousArray<_Observation<Message>?> = []
+    @usableFromInline var table = _ObservationTable<Message>.make(capacity: 4)
+    /// Whether a delivery is reading `table` (without owning a reference to it).
+    @usableFromInline var tableIsInUse = false
+    /// Tables that deliveries were reading when the state moved on; released after the delivery.
+    @usableFromInline var retiredTables: [_ObservationTable<Message>] = []
     @usableFromInline var liveCount = 0
     /// How many ended observations have been taken out of the table (or were never put in). When
     /// it equals the core's `_endsStarted`, no ended observation is left in the table.
@@ -62,8 +100,8 @@ struct _DeliveryState<Message> {
 
     /// Numbers the message, and either starts delivering it or queues it.
     ///
-    /// - Returns: The snapshot of observations and the message's number if the caller should
-    ///   deliver it now; `nil` if it was queued behind a running delivery (only then is the message
+    /// - Returns: The table to deliver to and the message's number if the caller should deliver
+    ///   it now; `nil` if it was queued behind a running delivery (only then is the message
     ///   stored, so the common case copies and retains nothing).
     /// - Complexity: O(1) amortized.
     @inlinable
@@ -71,7 +109,7 @@ struct _DeliveryState<Message> {
         _ message: Message,
         author: AnyObject,
         shouldDeliver: ((Message) -> Bool)?
-    ) -> (observations: ContiguousArray<_Observation<Message>?>, sequence: UInt64)? {
+    ) -> (table: Unmanaged<_ObservationTable<Message>>, sequence: UInt64)? {
         let sequence = _nextSequence
         _nextSequence &+= 1
         if isDelivering {
@@ -81,37 +119,70 @@ struct _DeliveryState<Message> {
             return nil
         }
         isDelivering = true
-        return (observations, sequence)
+        tableIsInUse = true
+        return (Unmanaged.passUnretained(table), sequence)
     }
 
     /// Called when a delivery finished: the next queued message, or `nil` when the queue is empty
-    /// (and the messenger is idle again).
+    /// (and the messenger is idle again); and the tables retired during the delivery, which the
+    /// caller releases after unlocking.
     ///
     /// - Complexity: O(1) amortized.
     @inlinable
-    mutating func finishDelivery() -> _Delivery<Message>? {
+    mutating func finishDelivery() -> (next: _Delivery<Message>?, retired: [_ObservationTable<Message>]) {
+        var retired: [_ObservationTable<Message>] = []
+        swap(&retired, &retiredTables)
         guard _queueHead < _queue.count else {
             isDelivering = false
+            tableIsInUse = false
             if !_queue.isEmpty {
                 // Every element was moved out already: this frees only the buffer.
                 _queue.removeAll(keepingCapacity: _queue.count <= 64)
                 _queueHead = 0
             }
-            return nil
+            return (nil, retired)
         }
         let envelope = _queue[_queueHead].take().unsafelyUnwrapped
         _queueHead += 1
-        return _Delivery(envelope: envelope, observations: observations)
+        tableIsInUse = true
+        return (_Delivery(envelope: envelope, table: Unmanaged.passUnretained(table)), retired)
+    }
+
+    /// Makes `table` safe to change: if a delivery is reading it, retires it and continues on a
+    /// copy with room for at least `capacity` slots.
+    @inlinable
+    mutating func _prepareToChange(capacity: Int) {
+        if tableIsInUse {
+            let copy = table.copy(capacity: capacity)
+            retiredTables.append(table)
+            table = copy
+            tableIsInUse = false
+        } else if table.capacity < capacity {
+            let grown = _ObservationTable<Message>.make(capacity: Swift.max(capacity, table.capacity * 2))
+            table.withUnsafeMutablePointers { count, slots in
+                grown.withUnsafeMutablePointers { grownCount, grownSlots in
+                    grownSlots.moveInitialize(from: slots, count: count.pointee)
+                    grownCount.pointee = count.pointee
+                    count.pointee = 0
+                }
+            }
+            // The old table now holds nothing: releasing it frees only its memory.
+            table = grown
+        }
     }
 
     /// Adds an observation at the end of the delivery order.
     ///
-    /// - Complexity: O(1) amortized (O(*n*) once if a delivery holds a snapshot of the table).
+    /// - Complexity: O(1) amortized (O(*n*) once if a delivery is reading the table).
     @inlinable
     mutating func insert(_ observation: _Observation<Message>) {
+        _prepareToChange(capacity: table.header + 1)
         observation._firstSequence = _nextSequence
-        observation._slot = observations.count
-        observations.append(observation)
+        table.withUnsafeMutablePointers { count, slots in
+            observation._slot = count.pointee
+            (slots + count.pointee).initialize(to: observation)
+            count.pointee += 1
+        }
         liveCount += 1
     }
 
@@ -120,40 +191,52 @@ struct _DeliveryState<Message> {
     /// Called exactly once for each observation that ended while its messenger lives. The caller
     /// keeps its own reference to `observation`, so this never frees it.
     ///
-    /// - Complexity: O(1) amortized.
+    /// - Complexity: O(1) amortized (O(*n*) once if a delivery is reading the table).
     @inlinable
     mutating func remove(_ observation: _Observation<Message>) {
         endsApplied &+= 1
         let slot = observation._slot
-        guard slot >= 0, slot < observations.count, observations[slot] === observation else { return }
-        observations[slot] = nil
+        let isInTable = table.withUnsafeMutablePointers { count, slots in
+            slot >= 0 && slot < count.pointee && slots[slot] === observation
+        }
+        guard isInTable else { return }
+        _prepareToChange(capacity: table.header)
+        table.withUnsafeMutablePointers { _, slots in slots[slot] = nil }
         observation._slot = -1
         liveCount -= 1
-        if observations.count > 32, liveCount * 2 < observations.count { _compact() }
+        if table.header > 32, liveCount * 2 < table.header { _compact() }
     }
 
-    /// Empties the table and returns what it held, for release outside the lock.
+    /// Empties the table and returns it, for release outside the lock.
     @inlinable
-    mutating func removeAll() -> ContiguousArray<_Observation<Message>?> {
-        var removed: ContiguousArray<_Observation<Message>?> = []
-        swap(&removed, &observations)
+    mutating func removeAll() -> _ObservationTable<Message> {
+        var removed = _ObservationTable<Message>.make(capacity: 4)
+        swap(&removed, &table)
         liveCount = 0
-        for case let observation? in removed { observation._slot = -1 }
+        removed.withUnsafeMutablePointers { count, slots in
+            for index in 0..<count.pointee { slots[index]?._slot = -1 }
+        }
         return removed
     }
 
-    /// Closes the holes in place, keeping the order; no element is copied or released.
+    /// Closes the holes, keeping the order; no element is copied or released.
     @inlinable
     mutating func _compact() {
-        var write = 0
-        for read in observations.indices {
-            guard let observation = observations[read] else { continue }
-            if read != write {
-                observations.swapAt(write, read)
-                observation._slot = write
+        _prepareToChange(capacity: table.header)
+        table.withUnsafeMutablePointers { count, slots in
+            var write = 0
+            for read in 0..<count.pointee {
+                guard let observation = slots[read] else { continue }
+                if read != write {
+                    (slots + write).moveUpdate(from: slots + read, count: 1)
+                    (slots + read).initialize(to: nil)
+                    observation._slot = write
+                }
+                write += 1
             }
-            write += 1
+            // Everything past `write` is `nil` now.
+            (slots + write).deinitialize(count: count.pointee - write)
+            count.pointee = write
         }
-        observations.removeLast(observations.count - write)
     }
 }

@@ -49,8 +49,12 @@ open class Messenger<Message>: ObservableSource {
         // Nobody can send or observe any more: end the observations without callbacks (the
         // ledger's own deinit removes the relationships). This also breaks the cycle between the
         // core and its observations.
-        for case let observation? in _core.removeAll() where observation._deactivate() {
-            observation._receiver?._forgetMessenger(observation._messengerKey)
+        let table = _core.removeAll()
+        table.withUnsafeMutablePointers { count, slots in
+            for index in 0..<count.pointee {
+                guard let observation = slots[index], observation._deactivate() else { continue }
+                observation._receiver?._forgetMessenger(observation._messengerKey)
+            }
         }
     }
 

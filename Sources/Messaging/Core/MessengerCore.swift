@@ -67,9 +67,9 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
         let start = _state.pointee.send(message, author: author, shouldDeliver: shouldDeliver)
         let baseline = _cleanEndsBaseline()
         _lock.unlock()
-        guard let (observations, sequence) = start else { return }
+        guard let (table, sequence) = start else { return }
         if shouldDeliver?(message) ?? true {
-            _deliver(message, author: author, sequence: sequence, to: observations, baseline, isolation)
+            _deliver(message, author: author, sequence: sequence, to: table, baseline, isolation)
         }
         _drainQueue(isolation: isolation)
     }
@@ -91,9 +91,9 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
         let start = _state.pointee.send(message, author: author, shouldDeliver: shouldDeliver)
         let baseline = _cleanEndsBaseline()
         _lock.unlock()
-        guard let (observations, sequence) = start else { return }
+        guard let (table, sequence) = start else { return }
         if shouldDeliver?(message) ?? true {
-            _deliver(message, author: author, sequence: sequence, to: observations, baseline, isolation)
+            _deliver(message, author: author, sequence: sequence, to: table, baseline, isolation)
         }
         _drainQueue(isolation: isolation)
     }
@@ -103,9 +103,11 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
     final func _drainQueue(isolation: (any Actor)?) {
         while true {
             _lock.lock()
-            let next = _state.pointee.finishDelivery()
+            let (next, retired) = _state.pointee.finishDelivery()
             let baseline = _cleanEndsBaseline()
             _lock.unlock()
+            // Tables retired during the delivery are released here, outside the lock.
+            _ = consume retired
             guard let next else { return }
             _deliverQueued(next, baseline, isolation: isolation)
         }
@@ -125,7 +127,7 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
             envelope.message,
             author: envelope.author,
             sequence: envelope.sequence,
-            to: delivery.observations,
+            to: delivery.table,
             baseline,
             isolation
         )
@@ -141,26 +143,28 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
         _ message: Message,
         author: AnyObject,
         sequence: UInt64,
-        to observations: consuming ContiguousArray<_Observation<Message>?>,
+        to table: Unmanaged<_ObservationTable<Message>>,
         _ baseline: Int,
         _ isolation: (any Actor)?
     ) {
         let endsStarted = _endsStarted
-        observations.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            // An `Optional` class reference is one pointer-sized word, zero for `nil`.
-            let words = UnsafeRawPointer(base)
-            for index in 0..<buffer.count {
-                let word = words.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UInt.self)
-                guard let pointer = UnsafeRawPointer(bitPattern: word) else { continue }
-                Unmanaged<_Observation<Message>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { observation in
-                    guard observation._firstSequence <= sequence else { return }
-                    // Read the flag only if an observation ended since the snapshot was taken.
-                    if _messaging_counter_load(endsStarted) != baseline, !observation._isActive { return }
-                    if observation._isIsolated {
-                        observation._deliverIsolated(message, author, from: isolation)
-                    } else {
-                        observation._call(message, author)
+        // The state keeps the table alive, unchanged, until this delivery has finished.
+        table._withUnsafeGuaranteedRef { table in
+            table.withUnsafeMutablePointers { count, slots in
+                // An `Optional` class reference is one pointer-sized word, zero for `nil`.
+                let words = UnsafeRawPointer(slots)
+                for index in 0..<count.pointee {
+                    let word = words.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UInt.self)
+                    guard let pointer = UnsafeRawPointer(bitPattern: word) else { continue }
+                    Unmanaged<_Observation<Message>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { observation in
+                        guard observation._firstSequence <= sequence else { return }
+                        // Read the flag only if an observation ended since the snapshot was taken.
+                        if _messaging_counter_load(endsStarted) != baseline, !observation._isActive { return }
+                        if observation._isIsolated {
+                            observation._deliverIsolated(message, author, from: isolation)
+                        } else {
+                            observation._call(message, author)
+                        }
                     }
                 }
             }
@@ -182,7 +186,7 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
     }
 
     /// Empties the delivery table; the result is released by the caller, outside the lock.
-    func removeAll() -> ContiguousArray<_Observation<Message>?> {
+    func removeAll() -> _ObservationTable<Message> {
         _lock.withLock { _state.pointee.removeAll() }
     }
 }
