@@ -63,15 +63,7 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
         shouldDeliver: ((Message) -> Bool)?,
         isolation: (any Actor)?
     ) {
-        _lock.lock()
-        let start = _state.pointee.send(message, author: author, shouldDeliver: shouldDeliver)
-        let baseline = _cleanEndsBaseline()
-        _lock.unlock()
-        guard let (table, sequence) = start else { return }
-        if shouldDeliver?(message) ?? true {
-            _deliver(message, author: author, sequence: sequence, to: table, baseline, isolation)
-        }
-        _drainQueue(isolation: isolation)
+        sendChange(author: author, shouldDeliver: shouldDeliver, isolation: isolation) { message }
     }
 
     /// Makes a message from state that `produce` changes under the lock, and sends it.

@@ -78,6 +78,8 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// `transform` runs under the lock, so it must be library code that only computes a value
     /// (such as appending to a string), never user code.
     func _transform(author: AnyObject, isolation: (any Actor)?, _ transform: (Value) -> Value) {
+        // `produce` only moves values: the old one leaves inside the update and is released, like
+        // the update, outside the lock.
         let produce = { () -> Update<Value> in
             let old = self._storage
             let new = transform(old)
@@ -93,19 +95,7 @@ public final class Var<Value: Equatable>: ObservableSource {
     }
 
     private func _set(_ newValue: Value, author: AnyObject, isolation: (any Actor)?) {
-        // `produce` only moves values: the old one leaves inside the update and is released, like
-        // the update, outside the lock.
-        let produce = { () -> Update<Value> in
-            let old = self._storage
-            self._storage = newValue
-            return Update(old, newValue)
-        }
-        messenger._core.sendChange(
-            author: author,
-            shouldDeliver: { $0.old != $0.new },
-            isolation: isolation,
-            produce
-        )
+        _transform(author: author, isolation: isolation) { _ in newValue }
     }
 }
 
