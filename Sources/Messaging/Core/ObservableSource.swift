@@ -34,6 +34,11 @@ extension ObservableSource {
     ///
     /// Anybody may call it, observers included. See ``Messenger`` for the delivery rules.
     ///
+    /// Sending from the observable's own `deinit` works when the message is delivered at once, but
+    /// the author (`self`) must not outlive the `deinit`: no handler may keep it, and if another
+    /// thread may be delivering on the same messenger (the message would then be queued, holding
+    /// its author), send with ``send(_:from:isolation:)`` and another author.
+    ///
     /// - Parameters:
     ///   - message: The message.
     ///   - isolation: The caller's actor, filled in automatically. Handlers isolated to the same
