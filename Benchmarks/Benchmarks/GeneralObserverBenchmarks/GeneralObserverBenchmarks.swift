@@ -134,23 +134,6 @@ let benchmarks: @Sendable () -> Void = {
             (0..<count).map { _ in UUID() }
         }
 
-        // Reference: merely reading every observer's identity, in random order, with no bookkeeping at
-        // all. At 100k the observers and their ledgers no longer fit in the caches, so this is the
-        // floor for any operation that has to look at the observer it is given.
-        Benchmark("Reference: read each tracking observer's uuid in random order (n = \(count))") {
-            benchmark,
-            subscribed in
-            var checksum: UInt8 = 0
-            measureBatch(benchmark, count: count) {
-                for observer in subscribed.observersToVisit {
-                    checksum ^= observer.uuid.uuid.0
-                }
-            }
-            blackHole(checksum)
-        } setup: {
-            observableWithTrackingObservers(count: count, visitInRandomOrder: true)
-        }
-
         Benchmark("Reference: Dictionary<UUID, Int> lookup in random order (n = \(count))") { benchmark, lookup in
             var foundCount = 0
             measureBatch(benchmark, count: count) {
