@@ -348,6 +348,8 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
     private var _observers = _OrderedTable<_ObserverSlot>()
     private var _subscriptions = _OrderedTable<_SubscriptionSlot>()
     private var _observerSweepThreshold = 16
+    /// How many entries are plain class observers, the only ones that can die without telling.
+    private var _observersToSweep = 0
 
     /// Creates an empty ledger.
     ///
@@ -431,14 +433,22 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
                 value: nil,
                 object: observer as AnyObject,
                 trackerLedger: trackerLedger,
-                keyInOther: observableKey
+                keyInOther: observableKey,
+                needsSweeping: trackerLedger == nil
             )
         } else {
-            slot = _ObserverSlot(value: observer, object: nil, trackerLedger: nil, keyInOther: observableKey)
+            slot = _ObserverSlot(
+                value: observer,
+                object: nil,
+                trackerLedger: nil,
+                keyInOther: observableKey,
+                needsSweeping: false
+            )
         }
         // The sweep hands back the live objects it looked at; they are released after unlocking.
         let (linked, looked) = _locked(ledger, trackerLedger) { () -> (Bool, [AnyObject]) in
             guard ledger._observers.insert(observerKey, slot) else { return (false, []) }
+            if slot.needsSweeping { ledger._observersToSweep += 1 }
             if let trackerLedger {
                 trackerLedger._subscriptions.insert(
                     observableKey,
@@ -460,6 +470,7 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
         // The removed observer (a copy, for a value-type observer) is released after unlocking.
         let removed = _locked(ledger, trackerLedger) { () -> _ObserverSlot? in
             guard let removed = ledger._observers.remove(observerKey) else { return nil }
+            if removed.needsSweeping { ledger._observersToSweep -= 1 }
             _ = trackerLedger?._subscriptions.remove(observableKey)
             return removed
         }
@@ -555,10 +566,16 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
     /// ledger's lock held, and a tracking observer's ledger takes this lock when it is freed: a
     /// deadlock. So the caller keeps the returned references until it has unlocked.
     private func _sweepDeadObservers() -> [AnyObject] {
+        // Tracking observers are removed eagerly when they die; only plain class observers can be
+        // dead entries, so there is nothing to sweep without them.
+        guard _observersToSweep > 0 else { return [] }
         var looked: [AnyObject] = []
         _observers.removeAll { slot in
-            guard slot.value == nil else { return false }
-            guard let object = slot.object else { return true }
+            guard slot.needsSweeping else { return false }
+            guard let object = slot.object else {
+                _observersToSweep -= 1
+                return true
+            }
             looked.append(object)
             return false
         }
@@ -573,6 +590,8 @@ private struct _ObserverSlot {
     weak var trackerLedger: SubscriptionLedger?
     /// The observable's key in the tracker's table.
     var keyInOther: UUID
+    /// A class observer without a ledger of its own: when it dies, nobody removes its entry.
+    var needsSweeping: Bool
 
     var subscriber: (any GeneralSubscriber)? { value ?? (object as? any GeneralSubscriber) }
 }
@@ -604,7 +623,11 @@ private struct _OrderedTable<Element> {
 
     private func _position(of key: UUID) -> Int? {
         if let positions = _positions { return positions[key] }
-        return _entries.firstIndex { $0.key == key }
+        // Compares the keys in place; a closure over whole entries would copy their weak references.
+        for position in _entries.indices where _entries[position].key == key {
+            return position
+        }
+        return nil
     }
 
     func contains(_ key: UUID) -> Bool { _position(of: key) != nil }
