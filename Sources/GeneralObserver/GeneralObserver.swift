@@ -623,11 +623,7 @@ private struct _OrderedTable<Element> {
 
     private func _position(of key: UUID) -> Int? {
         if let positions = _positions { return positions[key] }
-        // Compares the keys in place; a closure over whole entries would copy their weak references.
-        for position in _entries.indices where _entries[position].key == key {
-            return position
-        }
-        return nil
+        return _entries.firstIndex { $0.key == key }
     }
 
     func contains(_ key: UUID) -> Bool { _position(of: key) != nil }
