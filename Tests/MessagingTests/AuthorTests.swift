@@ -11,7 +11,7 @@ struct AuthorTests {
     /// An object that sends or edits on behalf of someone.
     final class Controller {}
 
-    /// The seed's example: collaborators edit one shared text and ignore their own edits.
+    /// SwiftObserver's example: collaborators edit one shared text and ignore their own edits.
     final class Collaborator: Observer {
         let receiver = Receiver()
         let name: String
@@ -167,7 +167,7 @@ struct AuthorTests {
         }
     }
 
-    @Test("the seed's Collaborator example: each collaborator ignores its own edits")
+    @Test("SwiftObserver's Collaborator example: each collaborator ignores its own edits")
     func collaboratorsIgnoreTheirOwnEdits() {
         let sharedText = Var<String>()
         let log = EventLog()

@@ -90,7 +90,7 @@ func deliveries(_ messages: [String], to observers: [String]) -> [String] {
 // MARK: - FreeObserver.shared
 
 /// Serialises the tests that use process-wide state: `FreeObserver.shared` (one test ends all of its
-/// observations) and the seed examples' `Sky.shared`.
+/// observations) and the SwiftObserver examples' `Sky.shared`.
 private let sharedStateLock = NSLock()
 
 /// Runs `body` while no other test uses `FreeObserver.shared` or another shared observable.

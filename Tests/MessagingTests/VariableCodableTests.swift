@@ -2,7 +2,7 @@ import Foundation
 import Messaging
 import Testing
 
-/// The seed's example: a `Codable` type with a variable property.
+/// SwiftObserver's example: a `Codable` type with a variable property.
 final class VariableCodableModel: Codable {
     private(set) var text = Var("String Variable")
 }

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Number variables: int, float and double properties, and + - * / with nil as zero")
 struct VariableNumberTests {
-    // MARK: The Seed's Example
+    // MARK: SwiftObserver's Example
 
     @Test func theSeedsNumberExampleHoldsExactly() {
         let numVar = Var<Int?>()
