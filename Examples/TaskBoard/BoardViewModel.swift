@@ -2,11 +2,11 @@ import Messaging
 
 /// The board screen's view model: it keeps its own rendered state and updates it from the store.
 ///
-/// It lives on the main actor, and so do the handlers it registers: each runs on the main actor,
-/// whichever thread the message was sent from. The handlers capture `self` weakly; the store's
+/// A `MainActorObserver`: it lives on the main actor, and so do the handlers it registers, which
+/// may use its state directly. Each runs on the main actor, whichever thread the message was sent
+/// from. The handlers receive the view model (`observeWeakly`) or capture it weakly: the store's
 /// messengers keep them alive, and a strong capture would keep the view model alive with them.
-@MainActor
-final class BoardViewModel: Observer {
+final class BoardViewModel: MainActorObserver {
     let receiver = Receiver()
 
     private let store: TaskStore
@@ -38,8 +38,8 @@ final class BoardViewModel: Observer {
             self.filter = update.new
             print("  board: filter \(update), by \(describe(author))")
         }
-        observe(store.openCount) { [weak self] update in
-            self?.openCount = update.new
+        observeWeakly(store.openCount) { board, update in
+            board.openCount = update.new
         }
     }
 
@@ -93,16 +93,15 @@ final class BoardViewModel: Observer {
 }
 
 /// A panel that shows one task while it is open. It observes the store for as long as it lives.
-@MainActor
-final class DetailPanel: Observer {
+final class DetailPanel: MainActorObserver {
     let receiver = Receiver()
     let taskID: Int
 
     init(showing task: TaskItem, in store: TaskStore) {
         taskID = task.id
         print("  panel: opens on #\(task.id) \"\(task.title)\"")
-        observe(store) { [weak self] event in
-            self?.handle(event)
+        observeWeakly(store) { panel, event in
+            panel.handle(event)
         }
     }
 

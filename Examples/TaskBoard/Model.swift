@@ -43,8 +43,8 @@ enum TaskFilter: String, Sendable {
 /// change, naming the object that asked for the change as its author. It lives on the main actor,
 /// like the screens it feeds; its messenger and its variables are `Sendable`, so observers
 /// anywhere may observe them.
-@MainActor
-final class TaskStore: ObservableSource {
+final class TaskStore: ObservableSource, MainActorObserver {
+    let receiver = Receiver()
     let messenger = Messenger<TaskEvent>()
 
     /// Which tasks the board shows. Anybody may change it, naming themselves as the author.
@@ -55,7 +55,6 @@ final class TaskStore: ObservableSource {
 
     private(set) var tasks: [TaskItem] = []
     private var nextID = 1
-    private var syncToken: FreeObserver?
     private var appliedBatches = 0
     private var batchWaiters: [(batch: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
@@ -85,13 +84,13 @@ final class TaskStore: ObservableSource {
 
     /// Applies the changes that `sync` receives from the server, in the order it receives them.
     ///
-    /// The handler is written on the main actor, so it runs there, although the service sends
-    /// from a background task: each change waits in the observation's mailbox until the main
-    /// actor takes it. The token keeps the observation alive; dropping it ends the observation.
+    /// The store is a `MainActorObserver`, so the handler runs on the main actor, although the
+    /// service sends from a background task: each change waits in the main actor's queue until
+    /// the main actor takes it, in the order it was sent.
     func connect(to sync: SyncService) {
         // Weak captures: the service's messenger keeps this handler alive, so a strong `sync`
         // would keep the service alive through its own messenger, and a strong `self` the store.
-        syncToken = sync.changes.subscribe { [weak self, weak sync] change in
+        observe(sync.changes) { [weak self, weak sync] change in
             guard let self, let sync else { return }
             self.apply(change, from: sync)
         }

@@ -22,47 +22,32 @@ public struct ReadOnlyMessenger<Message> {
     }
 
     /// Starts an observation that lasts as long as the returned token; see
-    /// ``ObservableSource/subscribe(isolation:_:)``.
+    /// ``ObservableSource/subscribe(_:)``.
     ///
-    /// - Parameters:
-    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
-    ///   - receive: The handler.
+    /// - Parameter receive: The handler, called on the thread that delivers the message.
     /// - Returns: The free observer that owns the observation; releasing it ends the observation.
     /// - Complexity: O(1) amortized.
-    public func subscribe(
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Message) -> Void
-    ) -> FreeObserver {
-        _messenger.subscribe(isolation: isolation, receive)
+    public func subscribe(_ receive: @escaping @Sendable (Message) -> Void) -> FreeObserver {
+        _messenger.subscribe(receive)
     }
 
     /// Starts a free observation by ``FreeObserver/shared``; see
-    /// ``ObservableSource/observed(isolation:_:)-(_,(Message)->Void)``.
+    /// ``ObservableSource/observed(_:)-(Message)->Void``.
     ///
-    /// - Parameters:
-    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
-    ///   - receive: The handler.
+    /// - Parameter receive: The handler, called on the thread that delivers the message.
     /// - Complexity: O(1) amortized.
-    public func observed(
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Message) -> Void
-    ) {
-        _messenger.observed(isolation: isolation, receive)
+    public func observed(_ receive: @escaping @Sendable (Message) -> Void) {
+        _messenger.observed(receive)
     }
 
-    /// Observes for exactly one message; see ``ObservableSource/observedOnce(isolation:_:)``.
+    /// Observes for exactly one message; see ``ObservableSource/observedOnce(_:)``.
     ///
-    /// - Parameters:
-    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
-    ///   - receive: The handler, called at most once.
+    /// - Parameter receive: The handler, called at most once.
     /// - Returns: The free observer that observes until the first message.
     /// - Complexity: O(1) amortized.
     @discardableResult
-    public func observedOnce(
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Message) -> Void
-    ) -> FreeObserver {
-        _messenger.observedOnce(isolation: isolation, receive)
+    public func observedOnce(_ receive: @escaping @Sendable (Message) -> Void) -> FreeObserver {
+        _messenger.observedOnce(receive)
     }
 }
 
@@ -78,30 +63,26 @@ extension Observer {
     ///
     /// - Parameters:
     ///   - observable: The read-only view to observe.
-    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
-    ///   - receive: The handler.
+    ///   - receive: The handler, called on the thread that delivers the message.
     /// - Complexity: O(1) amortized.
     public func observe<Message>(
         _ observable: ReadOnlyMessenger<Message>,
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Message) -> Void
+        _ receive: @escaping @Sendable (Message) -> Void
     ) {
-        observe(observable._messenger, isolation: isolation, receive)
+        observe(observable._messenger, receive)
     }
 
     /// Starts observing the messenger behind a read-only view, receiving authors too.
     ///
     /// - Parameters:
     ///   - observable: The read-only view to observe.
-    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
     ///   - receive: The handler, called with the message and its author.
     /// - Complexity: O(1) amortized.
     public func observe<Message>(
         _ observable: ReadOnlyMessenger<Message>,
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Message, AnyObject) -> Void
+        _ receive: @escaping @Sendable (Message, AnyObject) -> Void
     ) {
-        observe(observable._messenger, isolation: isolation, receive)
+        observe(observable._messenger, receive)
     }
 
     /// Whether this observer has an active observation of the messenger behind `observable`.
@@ -117,5 +98,49 @@ extension Observer {
     /// - Parameter observable: The read-only view to receive nothing more from.
     public func stopObserving<Message>(_ observable: ReadOnlyMessenger<Message>) {
         stopObserving(observable._messenger)
+    }
+}
+
+extension MainActorObserver {
+    /// Starts observing the messenger behind a read-only view; `receive` runs on the main actor.
+    ///
+    /// - Parameters:
+    ///   - observable: The read-only view to observe.
+    ///   - receive: The handler, main-actor isolated.
+    /// - Complexity: O(1) amortized.
+    public func observe<Message>(
+        _ observable: ReadOnlyMessenger<Message>,
+        _ receive: @escaping (Message) -> Void
+    ) {
+        observe(observable._messenger, receive)
+    }
+}
+
+extension ActorObserver {
+    /// Starts observing the messenger behind a read-only view; `receive` runs on this actor.
+    ///
+    /// - Parameters:
+    ///   - observable: The read-only view to observe.
+    ///   - receive: The handler, isolated to this actor.
+    /// - Complexity: O(1) amortized.
+    public func observe<Message>(
+        _ observable: ReadOnlyMessenger<Message>,
+        _ receive: @escaping (Message) -> Void
+    ) {
+        observe(observable._messenger, receive)
+    }
+
+    /// Starts observing the messenger behind a read-only view with a handler that receives this
+    /// actor, isolated; see ``observeWeakly(_:_:)-(Source,_)``.
+    ///
+    /// - Parameters:
+    ///   - observable: The read-only view to observe.
+    ///   - receive: The handler, called on this actor with the actor and the message.
+    /// - Complexity: O(1) amortized.
+    public func observeWeakly<Message>(
+        _ observable: ReadOnlyMessenger<Message>,
+        _ receive: @escaping @Sendable (isolated Self, Message) -> Void
+    ) where Message: Sendable {
+        observeWeakly(observable._messenger, receive)
     }
 }

@@ -1,7 +1,7 @@
 /// An observer that is nothing but an observer: for observations that belong to no object.
 ///
-/// ``shared`` serves the global ``observe(_:isolation:_:)-(_,_,(Source.Message)->Void)`` function and
-/// ``ObservableSource/observed(isolation:_:)-(_,(Message)->Void)``; its observations last until
+/// ``shared`` serves the global ``observe(_:_:)-(_,(Source.Message)->Void)`` function and
+/// ``ObservableSource/observed(_:)-(_,(Message)->Void)``; its observations last until
 /// they are stopped explicitly, or until their observable dies.
 ///
 /// An instance of your own is a token: its observations last as long as you keep it, like a
@@ -31,30 +31,26 @@ public final class FreeObserver: Observer, Sendable {
 ///
 /// - Parameters:
 ///   - observable: The observable to observe.
-///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
 ///   - receive: The handler.
 /// - Complexity: O(1) amortized.
 public func observe<Source: ObservableSource>(
     _ observable: Source,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Source.Message) -> Void
+    _ receive: @escaping @Sendable (Source.Message) -> Void
 ) {
-    FreeObserver.shared.observe(observable, isolation: isolation, receive)
+    FreeObserver.shared.observe(observable, receive)
 }
 
 /// Starts a free observation of `observable` by ``FreeObserver/shared``, receiving authors too.
 ///
 /// - Parameters:
 ///   - observable: The observable to observe.
-///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
 ///   - receive: The handler, called with the message and its author.
 /// - Complexity: O(1) amortized.
 public func observe<Source: ObservableSource>(
     _ observable: Source,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Source.Message, AnyObject) -> Void
+    _ receive: @escaping @Sendable (Source.Message, AnyObject) -> Void
 ) {
-    FreeObserver.shared.observe(observable, isolation: isolation, receive)
+    FreeObserver.shared.observe(observable, receive)
 }
 
 /// Observes `observable` for exactly one message, with a new ``FreeObserver``.
@@ -64,19 +60,17 @@ public func observe<Source: ObservableSource>(
 ///
 /// - Parameters:
 ///   - observable: The observable to observe.
-///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
 ///   - receive: The handler, called at most once.
 /// - Returns: The free observer that observes until the first message.
 /// - Complexity: O(1) amortized.
 @discardableResult
 public func observeOnce<Source: ObservableSource>(
     _ observable: Source,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Source.Message) -> Void
+    _ receive: @escaping @Sendable (Source.Message) -> Void
 ) -> FreeObserver {
     let observer = FreeObserver()
     // The handler holds the observer: the messenger keeps both alive until the first message.
-    observer.observe(observable, isolation: isolation) { message in
+    observer.observe(observable) { message in
         // Ending the observation first means no later message, even one already queued, gets here.
         observer.stopObserving()
         receive(message)
@@ -88,42 +82,36 @@ extension ObservableSource {
     /// Starts a free observation of this observable by ``FreeObserver/shared``.
     ///
     /// - Parameters:
-    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
-    ///   - receive: The handler.
+        ///   - receive: The handler.
     /// - Complexity: O(1) amortized.
     public func observed(
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Message) -> Void
+            _ receive: @escaping @Sendable (Message) -> Void
     ) {
-        FreeObserver.shared.observe(self, isolation: isolation, receive)
+        FreeObserver.shared.observe(self, receive)
     }
 
     /// Starts a free observation of this observable by ``FreeObserver/shared``, receiving authors.
     ///
     /// - Parameters:
-    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
-    ///   - receive: The handler, called with the message and its author.
+        ///   - receive: The handler, called with the message and its author.
     /// - Complexity: O(1) amortized.
     public func observed(
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Message, AnyObject) -> Void
+            _ receive: @escaping @Sendable (Message, AnyObject) -> Void
     ) {
-        FreeObserver.shared.observe(self, isolation: isolation, receive)
+        FreeObserver.shared.observe(self, receive)
     }
 
-    /// Observes this observable for exactly one message; see ``observeOnce(_:isolation:_:)``.
+    /// Observes this observable for exactly one message; see ``observeOnce(_:_:)``.
     ///
     /// - Parameters:
-    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
-    ///   - receive: The handler, called at most once.
+        ///   - receive: The handler, called at most once.
     /// - Returns: The free observer that observes until the first message.
     /// - Complexity: O(1) amortized.
     @discardableResult
     public func observedOnce(
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Message) -> Void
+            _ receive: @escaping @Sendable (Message) -> Void
     ) -> FreeObserver {
-        observeOnce(self, isolation: isolation, receive)
+        observeOnce(self, receive)
     }
 
     /// Starts an observation that lasts as long as the returned token.
@@ -134,17 +122,15 @@ extension ObservableSource {
     /// ```
     ///
     /// - Parameters:
-    ///   - isolation: The caller's actor, filled in automatically; the handler runs on it.
-    ///   - receive: The handler.
+        ///   - receive: The handler.
     /// - Returns: The free observer that owns the observation. Keep it (for instance in an
     ///   ``ObservationBag``): releasing it ends the observation.
     /// - Complexity: O(1) amortized.
     public func subscribe(
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Message) -> Void
+            _ receive: @escaping @Sendable (Message) -> Void
     ) -> FreeObserver {
         let token = FreeObserver()
-        token.observe(self, isolation: isolation, receive)
+        token.observe(self, receive)
         return token
     }
 }

@@ -18,12 +18,18 @@ import GeneralObserver
 /// work on it: the first observation of an observable subscribes, the end of the last one
 /// unsubscribes.
 ///
+/// ## Where handlers run
+/// An `Observer`'s handlers are `@Sendable` and run on the thread that delivers the message. For
+/// handlers that belong to an actor, conform to ``MainActorObserver`` (a view model, say) or
+/// ``ActorObserver`` (an actor) instead: their handlers run on that actor and may use its state.
+///
 /// ## Memory
 /// An observation lives as long as both its observer and the observable's messenger: when either
-/// dies, the observation ends and the other side forgets it. A messenger keeps its handlers alive, so a
-/// handler that captures its observer strongly keeps the observer alive as long as the observable
-/// lives, and forever if the observer owns the observable. Capture `[weak self]` (or `unowned`) in
-/// handlers; see <doc:MemoryManagement>.
+/// dies, the observation ends and the other side forgets it. A messenger keeps its handlers alive,
+/// so a handler that captures its observer strongly keeps the observer alive as long as the
+/// observable lives, and forever if the observer owns the observable. Use
+/// ``observeWeakly(_:_:)``, whose handler receives the observer instead of capturing it, or
+/// capture `[weak self]`; see <doc:MemoryManagement>.
 public protocol Observer: GeneralTrackingSubscriber {
     /// The receiver that holds this observer's observations.
     ///
@@ -40,23 +46,21 @@ extension Observer {
     /// Starting to observe sends nothing. Observing the same observable several times makes
     /// several independent observations.
     ///
+    /// The handler runs on the thread that delivers the message, so it must be `@Sendable`: the
+    /// compiler then rejects a handler that touches state which is not safe to share between
+    /// threads. An observer whose handlers should run on the main actor, or on the observer's
+    /// own actor, conforms to ``MainActorObserver`` or ``ActorObserver`` instead; see
+    /// <doc:DeliveryAndConcurrency>.
+    ///
     /// - Parameters:
     ///   - observable: The observable to observe.
-    ///   - isolation: The caller's actor, filled in automatically. The handler runs on that actor:
-    ///     synchronously when the message is sent from code isolated to it (for the main actor,
-    ///     also when sent from the main thread), otherwise in order on the actor soon after. A
-    ///     property setter such as ``Var/value`` cannot tell its caller's actor; use
-    ///     ``Var/set(_:as:isolation:)`` to run same-actor handlers at once. A handler registered
-    ///     outside any actor runs on the thread that delivers, so it must only touch state that is
-    ///     safe to use from that thread.
     ///   - receive: The handler.
     /// - Complexity: O(1) amortized.
     public func observe<Source: ObservableSource>(
         _ observable: Source,
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Source.Message) -> Void
+        _ receive: @escaping @Sendable (Source.Message) -> Void
     ) {
-        _observe(observable, isolation: isolation, receive: receive, receiveWithAuthor: nil)
+        _observe(observable, _Observation(receiver: receiver, messenger: observable.messenger, target: nil, receive: receive))
     }
 
     /// Starts observing `observable`; `receive` gets every message and its author.
@@ -70,15 +74,17 @@ extension Observer {
     ///
     /// - Parameters:
     ///   - observable: The observable to observe.
-    ///   - isolation: The caller's actor, filled in automatically; see ``observe(_:isolation:_:)-(_,_,(Source.Message)->Void)``.
-    ///   - receive: The handler, called with the message and its author.
+    ///   - receive: The handler, called with the message and its author on the thread that
+    ///     delivers the message.
     /// - Complexity: O(1) amortized.
     public func observe<Source: ObservableSource>(
         _ observable: Source,
-        isolation: isolated (any Actor)? = #isolation,
-        _ receive: @escaping (Source.Message, AnyObject) -> Void
+        _ receive: @escaping @Sendable (Source.Message, AnyObject) -> Void
     ) {
-        _observe(observable, isolation: isolation, receive: nil, receiveWithAuthor: receive)
+        _observe(
+            observable,
+            _Observation(receiver: receiver, messenger: observable.messenger, target: nil, receiveWithAuthor: receive)
+        )
     }
 
     /// Whether this observer has an active observation of `observable`.
@@ -121,37 +127,47 @@ extension Observer {
         stopObserving()
     }
 
-    /// Ends every observation of `observable`, erases the relationship and runs the callbacks.
+    /// Ends every observation of `observable` and erases the relationship, with its callbacks.
+    ///
+    /// - Returns: Whether there was anything to end.
     @discardableResult
     func _stopObserving(_ observable: some ObservableSource) -> Bool {
-        let (endedAny, erased) = receiver._stopObserving(
-            observable,
-            key: ObjectIdentifier(observable.messenger),
-            by: self
-        )
-        if erased {
-            unsubscribedFrom(observable)
-            observable.observer(self, didSubscribe: false)
-        }
-        return endedAny
+        receiver._stopObserving(observable, key: ObjectIdentifier(observable.messenger), by: self)
     }
 
-    func _observe<Source: ObservableSource>(
+    /// Adds a made observation, and the relationship if it is the first of this pair.
+    func _observe<Source: ObservableSource>(_ observable: Source, _ observation: _Observation<Source.Message>) {
+        receiver._add(observation, of: observable, by: self)
+    }
+}
+
+extension Observer where Self: AnyObject & Sendable {
+    /// Starts observing `observable` with a handler that receives this observer, which the
+    /// observation holds weakly.
+    ///
+    /// ```swift
+    /// final class Thermometer: Observer, Sendable { ... }
+    ///
+    /// thermometer.observeWeakly(sensor) { thermometer, reading in
+    ///     thermometer.record(reading)
+    /// }
+    /// ```
+    ///
+    /// The handler captures nothing, so it cannot keep the observer alive; once the observer is
+    /// gone the handler is not called again (its observations end with it).
+    ///
+    /// - Parameters:
+    ///   - observable: The observable to observe.
+    ///   - receive: The handler, called with this observer and the message on the thread that
+    ///     delivers the message.
+    /// - Complexity: O(1) amortized.
+    public func observeWeakly<Source: ObservableSource>(
         _ observable: Source,
-        isolation: (any Actor)?,
-        receive: ((Source.Message) -> Void)?,
-        receiveWithAuthor: ((Source.Message, AnyObject) -> Void)?
+        _ receive: @escaping @Sendable (Self, Source.Message) -> Void
     ) {
-        let observation = _Observation(
-            receiver: receiver,
-            messenger: observable.messenger,
-            isolation: isolation,
-            receive: receive,
-            receiveWithAuthor: receiveWithAuthor
-        )
-        if receiver._add(observation, of: observable, by: self) {
-            subscribedTo(observable)
-            observable.observer(self, didSubscribe: true)
+        observe(observable) { [weak self] message in
+            guard let self else { return }
+            receive(self, message)
         }
     }
 }

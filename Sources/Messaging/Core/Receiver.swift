@@ -11,11 +11,15 @@ import GeneralObserver
 /// An observer owns its receiver. When the observer dies, the receiver dies with it and ends every
 /// observation it holds: nothing of the observer remains in any messenger. Share a receiver
 /// between objects only if they should start and stop observing together.
-public final class Receiver: @unchecked Sendable {  // `_observed` is guarded by `_lock`
+public final class Receiver: @unchecked Sendable {  // `_observed`, `_changes`, `_isApplying`: `_lock`
     let _ledger = SubscriptionLedger()
     private let _lock = _Lock()
     /// The observations, grouped by messenger.
     private var _observed: [ObjectIdentifier: _ObservedSource] = [:]
+    /// Relationship changes waiting to be applied to the ledgers, in the order they were decided.
+    private var _changes: [() -> Void] = []
+    /// Whether a thread is applying `_changes`.
+    private var _isApplying = false
 
     /// Creates a receiver that holds no observations.
     public init() {}
@@ -36,50 +40,99 @@ public final class Receiver: @unchecked Sendable {  // `_observed` is guarded by
     }
 
     /// Records a new observation of `source` and, if it is the first of this observer on that
-    /// source, the relationship in both ledgers.
+    /// source, the relationship in both ledgers, with its callbacks.
     ///
-    /// - Returns: `true` if the relationship is new (the caller then runs the callbacks).
+    /// The receiver's lock guards its table only: the ledgers are changed after unlocking, since
+    /// recording a relationship reads user-implementable properties (`uuid`, `messenger`) and may
+    /// release objects whose `deinit` calls back into the library. See ``_applyChanges()``.
     func _add<Source: ObservableSource>(
         _ observation: _Observation<Source.Message>,
         of source: Source,
         by observer: some Observer
-    ) -> Bool {
-        let key = ObjectIdentifier(source.messenger)
-        let isNewRelationship = _lock.withLock { () -> Bool in
+    ) {
+        let messenger = source.messenger
+        let key = ObjectIdentifier(messenger)
+        let isFirst = _lock.withLock { () -> Bool in
             if _observed[key] != nil {
                 _observed[key]!.observations.append(observation)
                 return false
             }
-            _observed[key] = _ObservedSource(
-                source: source,
-                messenger: source.messenger,
-                observations: [observation]
-            )
-            // Under this lock, so that a concurrent stop of the same pair cannot interleave.
-            return SubscriptionLedger.recordSubscription(of: observer, to: source)
+            _observed[key] = _ObservedSource(source: source, messenger: messenger, observations: [observation])
+            _changes.append {
+                if SubscriptionLedger.recordSubscription(of: observer, to: source) {
+                    source.observer(observer, didSubscribe: true)
+                    observer.subscribedTo(source)
+                }
+            }
+            return true
         }
-        source.messenger._core.insert(observation)
-        return isNewRelationship
+        messenger._core.insert(observation)
+        if isFirst { _applyChanges() }
     }
 
     /// Ends every observation of the messenger identified by `key` and the relationship with
-    /// `source`.
+    /// `source`, with its callbacks.
     ///
-    /// - Returns: Whether there was anything to end; and whether a relationship was erased (the
-    ///   caller then runs the callbacks).
+    /// - Returns: Whether there was an observation to end, or a relationship to erase. When
+    ///   another thread is changing this receiver's relationships at the same moment, the erasure
+    ///   is left to that thread, and only the observations count.
     func _stopObserving(
         _ source: some GeneralObservable,
-        key: ObjectIdentifier?,
+        key: ObjectIdentifier,
         by observer: some Observer
-    ) -> (endedAny: Bool, erasedRelationship: Bool) {
-        let (removed, erased) = _lock.withLock { () -> (_ObservedSource?, Bool) in
-            let removed = key.flatMap { _observed.removeValue(forKey: $0) }
-            return (removed, SubscriptionLedger.eraseSubscription(of: observer, from: source))
+    ) -> Bool {
+        let erased = _Flag()
+        let removed = _lock.withLock { () -> _ObservedSource? in
+            _changes.append {
+                if SubscriptionLedger.eraseSubscription(of: observer, from: source) {
+                    erased.isSet = true
+                    source.observer(observer, didSubscribe: false)
+                    observer.unsubscribedFrom(source)
+                }
+            }
+            return _observed.removeValue(forKey: key)
         }
         for observation in removed?.observations ?? [] where observation._deactivate() {
             observation._detachFromMessenger()
         }
-        return (removed != nil || erased, erased)
+        // The flag is read only when this thread ran the change that sets it.
+        let applied = _applyChanges()
+        return removed != nil || (applied && erased.isSet)
+    }
+
+    /// Applies the queued relationship changes, in order, outside the lock.
+    ///
+    /// One thread at a time applies them; a thread that finds another one applying (or a callback
+    /// that observes again while its own change is being applied) leaves its change to it. The
+    /// order in which the changes were decided under the lock is the order in which the ledgers
+    /// see them, so a relationship recorded by one thread and erased by another ends erased,
+    /// whichever thread gets to the ledgers first.
+    ///
+    /// - Returns: `true` if this call applied every change queued before it, on this thread.
+    @discardableResult
+    private func _applyChanges() -> Bool {
+        let batch = _lock.withLock { () -> [() -> Void]? in
+            if _isApplying { return nil }
+            if _changes.isEmpty { return [] }
+            _isApplying = true
+            return _takeChanges()
+        }
+        guard var changes = batch else { return false }
+        while !changes.isEmpty {
+            for change in changes { change() }
+            changes = _lock.withLock { () -> [() -> Void] in
+                if _changes.isEmpty { _isApplying = false }
+                return _takeChanges()
+            }
+        }
+        return true
+    }
+
+    /// Takes the queued changes; call under the lock.
+    private func _takeChanges() -> [() -> Void] {
+        var taken: [() -> Void] = []
+        swap(&taken, &_changes)
+        return taken
     }
 
     /// Forgets every observation of a messenger that is going away.
@@ -95,15 +148,20 @@ public final class Receiver: @unchecked Sendable {  // `_observed` is guarded by
         _lock.withLock { _observed[key]?.observations.contains { $0._isActive } ?? false }
     }
 
-    /// The sources with at least one observation.
     /// The messengers whose observable source died while they live on: their observations
     /// continue, but the source can no longer be named to end them.
     func _messengersOfDeadSources() -> [any GeneralObservable] {
-        // The weak loads make strong references; they leave the lock inside the result.
-        _lock.withLock {
-            _observed.values.compactMap { entry in entry.source == nil ? entry.messenger : nil }
-        }
+        // Copying the entries copies weak references; they are loaded, and the strong references
+        // they make released, after unlocking: a source may be dying on another thread, and its
+        // `deinit` must not run under this lock.
+        let entries = _lock.withLock { Array(_observed.values) }
+        return entries.compactMap { entry in entry.source == nil ? entry.messenger : nil }
     }
+}
+
+/// A flag that a relationship change sets for the thread that queued it.
+private final class _Flag {
+    var isSet = false
 }
 
 /// The observations one receiver holds on one messenger.

@@ -152,7 +152,7 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
                         guard observation._firstSequence <= sequence else { return }
                         // Read the flag only if an observation ended since the snapshot was taken.
                         if _messaging_counter_load(endsStarted) != baseline, !observation._isActive { return }
-                        if observation._isIsolated {
+                        if observation._target != nil {
                             observation._deliverIsolated(message, author, from: isolation)
                         } else {
                             observation._call(message, author)

@@ -11,7 +11,7 @@ import _MessagingShims
 @usableFromInline
 class _ObservationRecord: @unchecked Sendable {
     // `_flag` and `_endsStarted` are atomic; `_slot` and `_firstSequence` are guarded by the
-    // messenger's lock; `_receiver` is written once, in `init`.
+    // messenger's lock; `_receiver` and `_messengerKey` are written once, in `init`.
 
     /// The sequence number of the first message this observation may receive.
     @usableFromInline var _firstSequence: UInt64 = 0
@@ -30,7 +30,7 @@ class _ObservationRecord: @unchecked Sendable {
     /// The identity of the messenger the observation belongs to; the receiver's table key.
     let _messengerKey: ObjectIdentifier
 
-    init(receiver: Receiver, messengerKey: ObjectIdentifier, endsStarted: UnsafeMutablePointer<Int>) {
+    init(receiver: Receiver?, messengerKey: ObjectIdentifier, endsStarted: UnsafeMutablePointer<Int>) {
         _endsStarted = endsStarted
         _flag = .allocate(capacity: 1)
         _flag.initialize(to: 1)
@@ -59,43 +59,53 @@ class _ObservationRecord: @unchecked Sendable {
     func _detachFromMessenger() {}
 }
 
-/// A typed observation: the handler and the isolation it was registered from.
+/// A typed observation: the handler, and the actor it must run on, if any.
+///
+/// The handler is stored as the caller wrote it: a message-only handler in `_receive`, an
+/// author-receiving one in `_receiveWithAuthor` (then `_receive` is an empty function, which
+/// allocates nothing). Calling either is a load and an indirect call.
 @usableFromInline
 final class _Observation<Message>: _ObservationRecord, @unchecked Sendable {
-    // Immutable after `init`, except `_mailbox`'s contents, which it guards itself.
+    // Immutable after `init`. The handlers are not `Sendable` when they belong to an actor: the
+    // library calls them only on that actor (`_deliverIsolated`), which is what makes sharing the
+    // record between threads safe.
 
-    /// Exactly one of the two handlers is the caller's; `_wantsAuthor` says which. Both are
-    /// non-optional so that calling one is a plain load and call, with no retain of its context.
     @usableFromInline let _receive: (Message) -> Void
-    @usableFromInline let _receiveWithAuthor: (Message, AnyObject) -> Void
-    @usableFromInline let _wantsAuthor: Bool
+    @usableFromInline let _receiveWithAuthor: ((Message, AnyObject) -> Void)?
 
-    /// The actor the handler was registered from, or `nil` for a nonisolated handler.
-    @usableFromInline let _isolation: (any Actor)?
-
-    /// `_isolation != nil`, kept apart so the delivery loop tests a byte, not an existential.
-    @usableFromInline let _isIsolated: Bool
-
-    /// Queue of messages waiting to be run on `_isolation`; only for isolated handlers.
-    let _mailbox: _Mailbox<Message>?
+    /// Where the handler must run, or `nil` when it may run on any thread.
+    @usableFromInline let _target: _ActorQueue?
 
     /// Strong: the core is never referenced weakly, so its reference counting stays cheap. The
     /// messenger's `deinit` empties the core's table, which breaks the cycle.
     let _core: _MessengerCore<Message>
 
     init(
-        receiver: Receiver,
+        receiver: Receiver?,
         messenger: Messenger<Message>,
-        isolation: (any Actor)?,
-        receive: ((Message) -> Void)?,
-        receiveWithAuthor: ((Message, AnyObject) -> Void)?
+        target: _ActorQueue?,
+        receive: @escaping (Message) -> Void
     ) {
-        _receive = receive ?? { _ in }
-        _receiveWithAuthor = receiveWithAuthor ?? { _, _ in }
-        _wantsAuthor = receiveWithAuthor != nil
-        _isolation = isolation
-        _isIsolated = isolation != nil
-        _mailbox = isolation == nil ? nil : _Mailbox()
+        _receive = receive
+        _receiveWithAuthor = nil
+        _target = target
+        _core = messenger._core
+        super.init(
+            receiver: receiver,
+            messengerKey: ObjectIdentifier(messenger),
+            endsStarted: messenger._core._endsStarted
+        )
+    }
+
+    init(
+        receiver: Receiver?,
+        messenger: Messenger<Message>,
+        target: _ActorQueue?,
+        receiveWithAuthor: @escaping (Message, AnyObject) -> Void
+    ) {
+        _receive = { _ in }
+        _receiveWithAuthor = receiveWithAuthor
+        _target = target
         _core = messenger._core
         super.init(
             receiver: receiver,
@@ -110,73 +120,30 @@ final class _Observation<Message>: _ObservationRecord, @unchecked Sendable {
 
     @inlinable
     func _call(_ message: Message, _ author: AnyObject) {
-        if _wantsAuthor {
-            _receiveWithAuthor(message, author)
+        if let receiveWithAuthor = _receiveWithAuthor {
+            receiveWithAuthor(message, author)
         } else {
             _receive(message)
         }
     }
 
-    /// Delivers to an actor-isolated handler from the delivering context `current`.
+    /// Delivers to a handler that belongs to an actor, from a delivery running in `current`.
     ///
-    /// Runs the handler at once when the caller is already on the handler's actor and no earlier
-    /// message waits in the mailbox; otherwise queues it and lets one task drain the mailbox on the
-    /// actor, in order.
+    /// Runs the handler at once when the delivery already runs on the handler's actor and nothing
+    /// waits in that actor's queue; otherwise appends it to the actor's one queue, which runs it
+    /// on the actor after everything posted before it, from any messenger.
     @usableFromInline
     func _deliverIsolated(_ message: Message, _ author: AnyObject, from current: (any Actor)?) {
-        guard let isolation = _isolation, let mailbox = _mailbox else { return }
-        let onActor = isolation === current || (isolation === MainActor.shared && _messaging_is_main_thread())
-        switch mailbox._post(message, author, canRunNow: onActor) {
-        case .runNow:
+        guard let queue = _target else { return }
+        let runNow = queue.post(
+            _ActorJob(run: { [self] in
+                if self._isActive { self._call(message, author) }
+            }),
+            runNowIfIdle: queue.isCurrent(current)
+        )
+        if runNow {
             _call(message, author)
-        case .queued:
-            break
-        case .scheduleDrain:
-            Task { await self._drainMailbox(on: isolation) }
-        }
-    }
-
-    private func _drainMailbox(on isolation: isolated any Actor) {
-        guard let mailbox = _mailbox else { return }
-        while true {
-            let batch = mailbox._takePending()
-            if batch.isEmpty { return }
-            for (message, author) in batch where _isActive {
-                _call(message, author)
-            }
-        }
-    }
-}
-
-/// The messages waiting for one actor-isolated handler.
-///
-/// At most one drain runs at a time, so the handler never runs twice at once and sees messages in
-/// the order they were posted. Batches are taken out whole, so that releasing delivered messages
-/// (which may run a `deinit`) happens outside the lock.
-final class _Mailbox<Message>: @unchecked Sendable {  // all state is guarded by `_lock`
-    enum PostAction { case runNow, queued, scheduleDrain }
-
-    private let _lock = _Lock()
-    private var _pending: [(Message, AnyObject)] = []
-    private var _isDraining = false
-
-    func _post(_ message: Message, _ author: AnyObject, canRunNow: Bool) -> PostAction {
-        _lock.withLock {
-            if !_isDraining && canRunNow { return .runNow }
-            _pending.append((message, author))
-            if _isDraining { return .queued }
-            _isDraining = true
-            return .scheduleDrain
-        }
-    }
-
-    /// Takes every waiting message; an empty result ends the drain.
-    func _takePending() -> [(Message, AnyObject)] {
-        _lock.withLock {
-            if _pending.isEmpty { _isDraining = false }
-            var batch: [(Message, AnyObject)] = []
-            swap(&batch, &_pending)
-            return batch
+            queue.finishRunningNow()
         }
     }
 }

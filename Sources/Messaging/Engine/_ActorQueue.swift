@@ -1,0 +1,218 @@
+import Dispatch
+
+/// A handler call waiting to run on an actor.
+@usableFromInline
+struct _ActorJob {
+    let run: () -> Void
+    /// Whether the call must run even when the actor is gone (it only resumes a waiter).
+    var runsWithoutActor = false
+}
+
+/// The one queue of handler calls bound for one actor, from every messenger.
+///
+/// Every observation whose handler belongs to the same actor shares this queue, so the actor runs
+/// its handlers in the order the deliveries reached it: if one thread sends `m1` on a messenger
+/// and then `m2` on another, every handler on the actor sees `m1` first.
+///
+/// At most one party runs the queue at a time (`_isBusy`): a delivery that already runs on the
+/// actor and finds the queue idle runs its handler at once and then whatever was posted
+/// meanwhile; otherwise the call is queued and one task drains the queue on the actor. A call
+/// posted while the queue is busy (from another thread, or from a handler on the actor) waits its
+/// turn, so handlers on one actor never nest.
+///
+/// The queue refers to its actor weakly: an observation never keeps its observer alive.
+@usableFromInline
+final class _ActorQueue: @unchecked Sendable {  // `_pending` and `_isBusy` are guarded by `_lock`
+    private let _lock = _Lock()
+    private var _pending: [_ActorJob] = []
+    private var _isBusy = false
+
+    /// `nil` for the main actor.
+    private weak var _actor: (any Actor)?
+    /// The actor's identity, compared without a weak load; `nil` for the main actor.
+    private let _actorID: ObjectIdentifier?
+
+    private init(actor: (any Actor)?) {
+        _actor = actor
+        _actorID = actor.map { ObjectIdentifier($0) }
+    }
+
+    /// The queue of the main actor.
+    static let main = _ActorQueue(actor: nil)
+
+    private static let _registryLock = _Lock()
+    nonisolated(unsafe) private static var _registry: [ObjectIdentifier: _WeakQueue] = [:]  // guarded by `_registryLock`
+
+    /// The queue of `actor`, made on first use; the queue of the main actor for the main actor.
+    ///
+    /// - Complexity: O(1) amortized.
+    static func of(_ actor: any Actor) -> _ActorQueue {
+        if actor === MainActor.shared { return main }
+        let key = ObjectIdentifier(actor)
+        // A queue made for a dead actor at the same address is replaced (and released below,
+        // outside the lock).
+        var replaced: _ActorQueue?
+        let queue = _registryLock.withLock { () -> _ActorQueue in
+            if let existing = _registry[key]?.queue {
+                if existing._actor === actor { return existing }
+                replaced = existing
+            }
+            let made = _ActorQueue(actor: actor)
+            _registry[key] = _WeakQueue(queue: made)
+            if _registry.count > 64, _registry.count.nonzeroBitCount == 1 {
+                _registry = _registry.filter { $0.value.queue != nil }
+            }
+            return made
+        }
+        _ = replaced
+        return queue
+    }
+
+    /// The queues that are running or waiting to run, for ``waitForPendingDeliveries()``.
+    static func busyQueues() -> [_ActorQueue] {
+        var queues = _registryLock.withLock { _registry.values.compactMap(\.queue) }
+        queues.append(main)
+        return queues.filter { queue in queue._lock.withLock { queue._isBusy } }
+    }
+
+    /// Whether a delivery that runs in `current` runs on this queue's actor.
+    ///
+    /// Decided by the sender's isolation (`#isolation`), which the compiler knows. When it is
+    /// unknown (a property setter cannot take it), a main-actor queue asks Dispatch whether the
+    /// current queue is the main queue, which is where the main actor runs its jobs; for any
+    /// other actor the answer is then "no", and the call is queued.
+    @usableFromInline
+    func isCurrent(_ current: (any Actor)?) -> Bool {
+        guard let current else { return _actorID == nil && _MainQueueProbe.isCurrent }
+        if let id = _actorID { return ObjectIdentifier(current) == id }
+        return current === MainActor.shared
+    }
+
+    /// Queues a call, unless `runNowIfIdle` and the queue is idle: then it returns `true`, and
+    /// the caller, already on the actor, runs the call itself and then calls ``finishRunningNow()``.
+    ///
+    /// - Complexity: O(1) amortized.
+    @usableFromInline
+    func post(_ job: @autoclosure () -> _ActorJob, runNowIfIdle: Bool) -> Bool {
+        let action = _lock.withLock { () -> _PostAction in
+            if !_isBusy {
+                _isBusy = true
+                if runNowIfIdle { return .runNow }
+                _pending.append(job())
+                return .scheduleDrain
+            }
+            _pending.append(job())
+            return .queued
+        }
+        switch action {
+        case .runNow:
+            return true
+        case .scheduleDrain:
+            _scheduleDrain()
+        case .queued:
+            break
+        }
+        return false
+    }
+
+    /// Runs what was posted while the caller ran a call at once, then marks the queue idle.
+    @usableFromInline
+    func finishRunningNow() {
+        _drain()
+    }
+
+    private enum _PostAction { case runNow, scheduleDrain, queued }
+
+    private func _scheduleDrain() {
+        if _actorID == nil {
+            Task { @MainActor in self._drain() }
+        } else if let actor = _actor {
+            Task { await self._drain(on: actor) }
+        } else {
+            // The actor is gone: nobody is left to run these calls.
+            _discardAll()
+        }
+    }
+
+    private func _drain(on actor: isolated any Actor) {
+        _drain()
+    }
+
+    /// Runs the queued calls, in order, until the queue is empty; then marks it idle.
+    private func _drain() {
+        while true {
+            let batch = _lock.withLock { () -> [_ActorJob] in
+                if _pending.isEmpty {
+                    _isBusy = false
+                    return []
+                }
+                var taken: [_ActorJob] = []
+                swap(&taken, &_pending)
+                return taken
+            }
+            if batch.isEmpty { return }
+            for job in batch { job.run() }
+        }
+    }
+
+    private func _discardAll() {
+        let discarded = _lock.withLock { () -> [_ActorJob] in
+            _isBusy = false
+            var taken: [_ActorJob] = []
+            swap(&taken, &_pending)
+            return taken
+        }
+        // Released here, outside the lock; a waiter is still woken.
+        for job in discarded where job.runsWithoutActor { job.run() }
+    }
+}
+
+private struct _WeakQueue {
+    weak var queue: _ActorQueue?
+}
+
+/// Tells whether the current code runs on the main dispatch queue, which is where the main actor
+/// runs its jobs on every platform this library supports.
+@usableFromInline
+enum _MainQueueProbe {
+    private static let _key: DispatchSpecificKey<UInt8> = {
+        let key = DispatchSpecificKey<UInt8>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        return key
+    }()
+
+    @usableFromInline
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: _key) == 1 }
+}
+
+/// Waits until every handler call that was queued for an actor before this call has run.
+///
+/// Handlers that belong to an actor run on it: at once when the message is sent from that actor,
+/// otherwise soon after, in order. A test (or any code) that sends from elsewhere and then wants
+/// to see the effect awaits this function instead of sleeping:
+///
+/// ```swift
+/// await Task.detached { model.count.value = 1 }.value
+/// await waitForPendingDeliveries()
+/// #expect(viewModel.label == "1")
+/// ```
+///
+/// It covers the calls already queued for any actor when it is called, including those that
+/// they queue in turn before it returns. A message still being delivered by another thread (or
+/// queued behind such a delivery on its messenger) is not covered until it reaches the actor's
+/// queue.
+///
+/// - Complexity: O(*a*) for *a* actors with queued calls.
+public func waitForPendingDeliveries() async {
+    // Two rounds: a call that ran during the first round may have queued more for another actor.
+    for _ in 0..<2 {
+        for queue in _ActorQueue.busyQueues() {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                _ = queue.post(
+                    _ActorJob(run: { continuation.resume() }, runsWithoutActor: true),
+                    runNowIfIdle: false
+                )
+            }
+        }
+    }
+}
