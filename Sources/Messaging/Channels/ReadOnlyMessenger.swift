@@ -49,6 +49,15 @@ public struct ReadOnlyMessenger<Message> {
     public func observedOnce(_ receive: @escaping @Sendable (Message) -> Void) -> FreeObserver {
         _messenger.observedOnce(receive)
     }
+
+    /// The number of active observations of the messenger behind this view.
+    ///
+    /// Meant for debugging and tests, such as checking that a screen's observations ended with the
+    /// screen; it answers Rasat's `observable.subscriptions().count`. It is the messenger's
+    /// ``Messenger/observationCount``.
+    ///
+    /// - Complexity: O(1).
+    public var observationCount: Int { _messenger.observationCount }
 }
 
 extension ReadOnlyMessenger: Sendable where Message: Sendable {}

@@ -1,0 +1,123 @@
+// The SwiftySignals examples of the migration article (MigratingToMessaging.md, "From
+// SwiftySignals"), compiled as the article shows them, with `print` writing to a log, and checked
+// against what its text says they do.
+
+import Messaging
+import Testing
+
+@Suite("SwiftySignals' code, ported as the migration article shows")
+struct SwiftySignalsMigrationTests {
+    /// `.then(call: ViewController.update, on: self)`, ported.
+    final class ViewController: Observer {
+        let receiver = Receiver()
+        private(set) var shown: [Int] = []
+
+        func update(value: Int) {
+            shown.append(value)
+        }
+    }
+
+    @Test("a Property's didSet.then becomes a token in an ObservationBag; nothing is sent on subscribing")
+    func propertyBecomesVariable() {
+        var printed: [String] = []
+        func print(_ line: String) { printed.append(line) }
+
+        let number = Var(0)
+        let observations = ObservationBag()
+        observations += number.subscribe { print("Value changed to \($0.new)") }
+
+        for _ in 0..<3 {
+            number.value += 1
+        }
+        number.value = 3  // a Property would send 3 again; a variable sends only changes
+
+        #expect(printed == ["Value changed to 1", "Value changed to 2", "Value changed to 3"])
+        withExtendedLifetime(observations) {}
+    }
+
+    @Test("a chain of filter, map, then, then becomes one handler that does every step in order")
+    func chainBecomesOneHandler() {
+        var steps: [String] = []
+        func print(_ value: Int) { steps.append("print:\(value)") }
+        func record(_ value: Int) { steps.append("record:\(value)") }
+
+        let number = Var(0)
+        let observations = ObservationBag()
+        observations += number.subscribe { update in
+            guard update.new >= 100 else { return }
+            let doubled = 2 * update.new
+            print(doubled)
+            record(doubled)
+        }
+
+        number.value = 50
+        number.value = 100
+        number.value = 120
+
+        #expect(steps == ["print:200", "record:200", "print:240", "record:240"])
+        withExtendedLifetime(observations) {}
+    }
+
+    @Test("a chain of independent steps becomes one observation per step, called in the order they started")
+    func chainBecomesOneObservationPerStep() {
+        var steps: [String] = []
+        func print(_ value: Int) { steps.append("print:\(value)") }
+        func record(_ value: Int) { steps.append("record:\(value)") }
+
+        let number = Var(0)
+        let observations = ObservationBag()
+        observations += number.subscribe { print($0.new) }
+        observations += number.subscribe { record($0.new) }
+
+        number.value = 1
+        number.value = 2
+
+        #expect(steps == ["print:1", "record:1", "print:2", "record:2"])
+        withExtendedLifetime(observations) {}
+    }
+
+    @Test("a step observed on its own can be ended on its own")
+    func oneStepEndsAlone() {
+        var steps: [String] = []
+        let number = Var(0)
+        let printing = number.subscribe { steps.append("print:\($0.new)") }
+        let recording = number.subscribe { steps.append("record:\($0.new)") }
+
+        number.value = 1
+        recording.stopObserving()
+        number.value = 2
+
+        #expect(steps == ["print:1", "record:1", "print:2"])
+        withExtendedLifetime(printing) {}
+    }
+
+    @Test("then(call:on:) becomes a handler that captures the object weakly and calls its method")
+    func thenCallOnBecomesWeakCapture() {
+        let property = Var(56)
+        weak var released: ViewController?
+        do {
+            let object = ViewController()
+            released = object
+            object.observe(property) { [weak object] in object?.update(value: $0.new) }
+            property.value = 67
+            #expect(object.shown == [67])
+        }
+        #expect(released == nil)
+        property.value = 68
+        #expect(property.messenger.observationCount == 0)
+    }
+
+    @Test("fire(with:) becomes send: a Signal is a Messenger, and each send reaches the handler")
+    func signalBecomesMessenger() {
+        let signal = Messenger<Int>()
+        var fired: [Int] = []
+        let observations = ObservationBag()
+        observations += signal.subscribe { fired.append($0) }
+
+        signal.send(20)
+        signal.send(20)
+
+        #expect(fired == [20, 20])
+        withExtendedLifetime(observations) {}
+    }
+}
