@@ -695,3 +695,76 @@ public func / <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 public func / <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
     Operand._Number._quotient(lhs, rhs._numericValue)
 }
+
+// MARK: - Compound Assignment
+//
+// Each goes through `_modify`, so `count += 1` is one atomic step: increments from several threads
+// are never lost. The left operand is a reference, so `let count = Var(0)` is enough.
+
+extension Var where Value: Numeric {
+    /// Adds `amount` to the value in one atomic step, and sends the update like `value =`.
+    ///
+    /// ```swift
+    /// let count = Var(0)
+    /// count += 1  // sends Update(0, 1)
+    /// ```
+    ///
+    /// Unlike `count.value += 1`, no other change can come between the read and the write. Adding
+    /// zero sends nothing. Overflow traps, as `+=` on the numbers does.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to change.
+    ///   - amount: The number to add.
+    /// - Complexity: O(*n*) for *n* observers.
+    public static func += (variable: Var, amount: Value) {
+        variable._modify(isolation: nil) { $0 += amount }
+    }
+
+    /// Subtracts `amount` from the value in one atomic step; see ``+=(_:_:)-(_,Value)``.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to change.
+    ///   - amount: The number to subtract.
+    /// - Complexity: O(*n*) for *n* observers.
+    public static func -= (variable: Var, amount: Value) {
+        variable._modify(isolation: nil) { $0 -= amount }
+    }
+
+    /// Multiplies the value by `factor` in one atomic step; see ``+=(_:_:)-(_,Value)``.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to change.
+    ///   - factor: The number to multiply by.
+    /// - Complexity: O(*n*) for *n* observers.
+    public static func *= (variable: Var, factor: Value) {
+        variable._modify(isolation: nil) { $0 *= factor }
+    }
+}
+
+extension Var where Value: BinaryInteger {
+    /// Divides the value by `divisor` in one atomic step, rounding toward zero; see ``+=(_:_:)-(_,Value)``.
+    ///
+    /// Dividing by zero traps, as `/=` on integers does.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to change.
+    ///   - divisor: The number to divide by.
+    /// - Complexity: O(*n*) for *n* observers.
+    public static func /= (variable: Var, divisor: Value) {
+        variable._modify(isolation: nil) { $0 /= divisor }
+    }
+}
+
+extension Var where Value: FloatingPoint {
+    /// Divides the value by `divisor` in one atomic step; see ``+=(_:_:)-(_,Value)``.
+    ///
+    /// Dividing by zero gives an infinity, or NaN for zero divided by zero.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to change.
+    ///   - divisor: The number to divide by.
+    /// - Complexity: O(*n*) for *n* observers.
+    public static func /= (variable: Var, divisor: Value) {
+        variable._modify(isolation: nil) { $0 /= divisor }
+    }
+}
