@@ -169,6 +169,40 @@ struct VariableThreadingTests {
         withExtendedLifetime(token) {}
     }
 
+    enum Increment: String, CaseIterable, Sendable {
+        case compoundOperator = "count += 1"
+        case modify = "count.modify { $0 += 1 }"
+    }
+
+    @Test(arguments: Increment.allCases)
+    func concurrentIncrementsAreNeverLostAndSendConsecutiveUpdates(_ increment: Increment) {
+        let threads = 8
+        let incrementsPerThread = 10_000
+        let count = Var(0)
+        let log = VariableLockedLog<Update<Int>>()
+        let token = FreeObserver()
+        token.observe(count) { update in log.append(update) }
+
+        let finished = runOnVariableTestThreads(threads) { _ in
+            for _ in 0..<incrementsPerThread {
+                switch increment {
+                case .compoundOperator: count += 1
+                case .modify: count.modify { $0 += 1 }
+                }
+            }
+        }
+        #expect(finished)
+
+        let total = threads * incrementsPerThread
+        #expect(count.value == total)
+        // One update per increment, each from n to n + 1, in order: exactly 0→1, 1→2, ….
+        let updates = log.snapshot
+        #expect(updates.count == total)
+        let expected = (0..<total).map { Update($0, $0 + 1) }
+        #expect(updates == expected)
+        withExtendedLifetime(token) {}
+    }
+
     @Test func concurrentObserversEachSeeTheSameOrderedUpdates() {
         let number = Var(0)
         let first = VariableLockedLog<Int>()

@@ -43,30 +43,6 @@ public protocol _VarNumber: _VarNumberValue, Numeric where _Number == Self {
     /// - Returns: The converted value.
     static func _converting(_ value: Double) -> Self
 
-    /// Adds, as this type's `+` does.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The second number.
-    /// - Returns: `lhs + rhs`.
-    static func _sum(_ lhs: Self, _ rhs: Self) -> Self
-
-    /// Subtracts, as this type's `-` does.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The number to subtract.
-    /// - Returns: `lhs - rhs`.
-    static func _difference(_ lhs: Self, _ rhs: Self) -> Self
-
-    /// Multiplies, as this type's `*` does.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The second number.
-    /// - Returns: `lhs * rhs`.
-    static func _product(_ lhs: Self, _ rhs: Self) -> Self
-
     /// Divides, as this type's `/` does.
     ///
     /// - Parameters:
@@ -138,30 +114,6 @@ extension Int: _VarNumber {
     /// - Returns: `Int(value)`.
     public static func _converting(_ value: Double) -> Int { Int(value) }
 
-    /// Adds; traps on overflow.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The second number.
-    /// - Returns: `lhs + rhs`.
-    public static func _sum(_ lhs: Int, _ rhs: Int) -> Int { lhs + rhs }
-
-    /// Subtracts; traps on overflow.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The number to subtract.
-    /// - Returns: `lhs - rhs`.
-    public static func _difference(_ lhs: Int, _ rhs: Int) -> Int { lhs - rhs }
-
-    /// Multiplies; traps on overflow.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The second number.
-    /// - Returns: `lhs * rhs`.
-    public static func _product(_ lhs: Int, _ rhs: Int) -> Int { lhs * rhs }
-
     /// Divides, rounding toward zero; traps if `rhs` is zero, or on overflow.
     ///
     /// - Parameters:
@@ -199,30 +151,6 @@ extension Float: _VarNumber {
     /// - Returns: `Float(value)`.
     public static func _converting(_ value: Double) -> Float { Float(value) }
 
-    /// Adds.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The second number.
-    /// - Returns: `lhs + rhs`.
-    public static func _sum(_ lhs: Float, _ rhs: Float) -> Float { lhs + rhs }
-
-    /// Subtracts.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The number to subtract.
-    /// - Returns: `lhs - rhs`.
-    public static func _difference(_ lhs: Float, _ rhs: Float) -> Float { lhs - rhs }
-
-    /// Multiplies.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The second number.
-    /// - Returns: `lhs * rhs`.
-    public static func _product(_ lhs: Float, _ rhs: Float) -> Float { lhs * rhs }
-
     /// Divides; dividing by zero gives an infinity or NaN.
     ///
     /// - Parameters:
@@ -259,30 +187,6 @@ extension Double: _VarNumber {
     /// - Parameter value: The value to convert.
     /// - Returns: `value`.
     public static func _converting(_ value: Double) -> Double { value }
-
-    /// Adds.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The second number.
-    /// - Returns: `lhs + rhs`.
-    public static func _sum(_ lhs: Double, _ rhs: Double) -> Double { lhs + rhs }
-
-    /// Subtracts.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The number to subtract.
-    /// - Returns: `lhs - rhs`.
-    public static func _difference(_ lhs: Double, _ rhs: Double) -> Double { lhs - rhs }
-
-    /// Multiplies.
-    ///
-    /// - Parameters:
-    ///   - lhs: The first number.
-    ///   - rhs: The second number.
-    /// - Returns: `lhs * rhs`.
-    public static func _product(_ lhs: Double, _ rhs: Double) -> Double { lhs * rhs }
 
     /// Divides; dividing by zero gives an infinity or NaN.
     ///
@@ -445,7 +349,7 @@ extension Optional where Wrapped: _NumberVariable {
 /// - Returns: The sum of the operands' numbers.
 public func + <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._sum(lhs._numericValue, rhs._numericValue)
+    lhs._numericValue + rhs._numericValue
 }
 
 /// Adds any operand and a variable operand; see the overload with the variable on the left.
@@ -456,7 +360,7 @@ where L._Number == R._Number {
 /// - Returns: The sum of the operands' numbers.
 public func + <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._sum(lhs._numericValue, rhs._numericValue)
+    lhs._numericValue + rhs._numericValue
 }
 
 /// Adds two variable operands; see the overload with one variable on the left.
@@ -467,7 +371,7 @@ where L._Number == R._Number {
 /// - Returns: The sum of the operands' numbers.
 public func + <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._sum(lhs._numericValue, rhs._numericValue)
+    lhs._numericValue + rhs._numericValue
 }
 
 /// Adds a variable operand and a plain number of its number type: `Var<Float>(1) + 2`.
@@ -479,7 +383,7 @@ where L._Number == R._Number {
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
 public func + <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    Operand._Number._sum(lhs._numericValue, rhs)
+    lhs._numericValue + rhs
 }
 
 /// Adds a plain number and a variable operand of the same number type: `2 + Var<Float>(1)`.
@@ -491,7 +395,7 @@ public func + <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
 public func + <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    Operand._Number._sum(lhs, rhs._numericValue)
+    lhs + rhs._numericValue
 }
 
 /// Subtracts a variable operand and any operand: a number, an optional number, a number variable or
@@ -511,7 +415,7 @@ public func + <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 /// - Returns: The difference of the operands' numbers.
 public func - <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._difference(lhs._numericValue, rhs._numericValue)
+    lhs._numericValue - rhs._numericValue
 }
 
 /// Subtracts any operand and a variable operand; see the overload with the variable on the left.
@@ -522,7 +426,7 @@ where L._Number == R._Number {
 /// - Returns: The difference of the operands' numbers.
 public func - <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._difference(lhs._numericValue, rhs._numericValue)
+    lhs._numericValue - rhs._numericValue
 }
 
 /// Subtracts two variable operands; see the overload with one variable on the left.
@@ -533,7 +437,7 @@ where L._Number == R._Number {
 /// - Returns: The difference of the operands' numbers.
 public func - <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._difference(lhs._numericValue, rhs._numericValue)
+    lhs._numericValue - rhs._numericValue
 }
 
 /// Subtracts a variable operand and a plain number of its number type: `Var<Float>(1) - 2`.
@@ -545,7 +449,7 @@ where L._Number == R._Number {
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
 public func - <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    Operand._Number._difference(lhs._numericValue, rhs)
+    lhs._numericValue - rhs
 }
 
 /// Subtracts a plain number and a variable operand of the same number type: `2 - Var<Float>(1)`.
@@ -557,7 +461,7 @@ public func - <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
 public func - <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    Operand._Number._difference(lhs, rhs._numericValue)
+    lhs - rhs._numericValue
 }
 
 /// Multiplies a variable operand and any operand: a number, an optional number, a number variable or
@@ -577,7 +481,7 @@ public func - <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 /// - Returns: The product of the operands' numbers.
 public func * <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._product(lhs._numericValue, rhs._numericValue)
+    lhs._numericValue * rhs._numericValue
 }
 
 /// Multiplies any operand and a variable operand; see the overload with the variable on the left.
@@ -588,7 +492,7 @@ where L._Number == R._Number {
 /// - Returns: The product of the operands' numbers.
 public func * <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._product(lhs._numericValue, rhs._numericValue)
+    lhs._numericValue * rhs._numericValue
 }
 
 /// Multiplies two variable operands; see the overload with one variable on the left.
@@ -599,7 +503,7 @@ where L._Number == R._Number {
 /// - Returns: The product of the operands' numbers.
 public func * <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._product(lhs._numericValue, rhs._numericValue)
+    lhs._numericValue * rhs._numericValue
 }
 
 /// Multiplies a variable operand and a plain number of its number type: `Var<Float>(1) * 2`.
@@ -611,7 +515,7 @@ where L._Number == R._Number {
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
 public func * <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    Operand._Number._product(lhs._numericValue, rhs)
+    lhs._numericValue * rhs
 }
 
 /// Multiplies a plain number and a variable operand of the same number type: `2 * Var<Float>(1)`.
@@ -623,7 +527,7 @@ public func * <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
 public func * <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    Operand._Number._product(lhs, rhs._numericValue)
+    lhs * rhs._numericValue
 }
 
 /// Divides a variable operand and any operand: a number, an optional number, a number variable or
@@ -694,4 +598,77 @@ public func / <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 /// - Returns: The quotient of the operands' numbers.
 public func / <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
     Operand._Number._quotient(lhs, rhs._numericValue)
+}
+
+// MARK: - Compound Assignment
+//
+// Each goes through `_modify`, so `count += 1` is one atomic step: increments from several threads
+// are never lost. The left operand is a reference, so `let count = Var(0)` is enough.
+
+extension Var where Value: Numeric {
+    /// Adds `amount` to the value in one atomic step, and sends the update like `value =`.
+    ///
+    /// ```swift
+    /// let count = Var(0)
+    /// count += 1  // sends Update(0, 1)
+    /// ```
+    ///
+    /// Unlike `count.value += 1`, no other change can come between the read and the write. Adding
+    /// zero sends nothing. Overflow traps, as `+=` on the numbers does.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to change.
+    ///   - amount: The number to add.
+    /// - Complexity: O(*n*) for *n* observers.
+    public static func += (variable: Var, amount: Value) {
+        variable._modify(isolation: nil) { $0 += amount }
+    }
+
+    /// Subtracts `amount` from the value in one atomic step; see ``+=(_:_:)-(_,Value)``.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to change.
+    ///   - amount: The number to subtract.
+    /// - Complexity: O(*n*) for *n* observers.
+    public static func -= (variable: Var, amount: Value) {
+        variable._modify(isolation: nil) { $0 -= amount }
+    }
+
+    /// Multiplies the value by `factor` in one atomic step; see ``+=(_:_:)-(_,Value)``.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to change.
+    ///   - factor: The number to multiply by.
+    /// - Complexity: O(*n*) for *n* observers.
+    public static func *= (variable: Var, factor: Value) {
+        variable._modify(isolation: nil) { $0 *= factor }
+    }
+}
+
+extension Var where Value: BinaryInteger {
+    /// Divides the value by `divisor` in one atomic step, rounding toward zero; see ``+=(_:_:)-(_,Value)``.
+    ///
+    /// Dividing by zero traps, as `/=` on integers does.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to change.
+    ///   - divisor: The number to divide by.
+    /// - Complexity: O(*n*) for *n* observers.
+    public static func /= (variable: Var, divisor: Value) {
+        variable._modify(isolation: nil) { $0 /= divisor }
+    }
+}
+
+extension Var where Value: FloatingPoint {
+    /// Divides the value by `divisor` in one atomic step; see ``+=(_:_:)-(_,Value)``.
+    ///
+    /// Dividing by zero gives an infinity, or NaN for zero divided by zero.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to change.
+    ///   - divisor: The number to divide by.
+    /// - Complexity: O(*n*) for *n* observers.
+    public static func /= (variable: Var, divisor: Value) {
+        variable._modify(isolation: nil) { $0 /= divisor }
+    }
 }

@@ -155,6 +155,29 @@ public func + <L: _StringVariableOperand, R: _StringVariableOperand>(lhs: L, rhs
     lhs._stringValue + rhs._stringValue
 }
 
+// MARK: - Appending
+
+extension Var where Value: _StringValue {
+    /// Appends `text` to the value in one atomic step, and sends the update like `value =`.
+    ///
+    /// ```swift
+    /// let log = Var<String?>()
+    /// log += "started"  // sends Update(nil, "started")
+    /// ```
+    ///
+    /// Unlike `log.value += "started"`, no other change can come between the read and the write,
+    /// so appends from several threads are never lost. `nil` counts as `""`; appending `""` sends
+    /// nothing.
+    ///
+    /// - Parameters:
+    ///   - variable: The variable to append to.
+    ///   - text: The text to append.
+    /// - Complexity: O(*m* + *n*) for a value of length *m* and *n* observers.
+    public static func += (variable: Var, text: String) {
+        variable.write(text)
+    }
+}
+
 // MARK: - String Protocols
 
 extension Var: TextOutputStream where Value: _StringValue {

@@ -17,6 +17,21 @@
 /// in the order the changes happened, whichever threads made them. The comparison that decides
 /// whether a change is sent (`old != new`) runs outside the lock, right before delivery.
 ///
+/// ## Atomic Changes
+///
+/// These change the value in one atomic step: no other change can come between reading the old
+/// value and writing the new one, so concurrent changes are never lost.
+///
+/// - ``modify(_:isolation:)``: `count.modify { $0 += 1 }`, any change computed from the value.
+/// - The compound operators on the variable itself: `count += 1`, `-=`, `*=` and `/=` on number
+///   variables, and `+=` on string variables (as well as ``write(_:)``).
+/// - Setting a value that does not depend on the old one: `value =`, `<-` and
+///   ``set(_:as:isolation:)``.
+///
+/// These are *not* atomic: `count.value += 1` and `count.value = count.value + 1` read the value,
+/// then set it in a second step, so two threads doing so at once can lose an increment. The same
+/// holds for `count.int += 1` and the other number and string properties.
+///
 /// A `Var` is `Equatable` (and `Comparable` where its value is), by value.
 public final class Var<Value: Equatable>: ObservableSource {
     /// The messenger that sends the variable's updates.
@@ -70,6 +85,75 @@ public final class Var<Value: Equatable>: ObservableSource {
         messenger._core.sendChange(author: self, shouldDeliver: nil, isolation: isolation) {
             Update(_storage, _storage)
         }
+    }
+
+    /// Changes the value in place in one atomic step, and sends the update like `value =`.
+    ///
+    /// ```swift
+    /// count.modify { $0 += 1 }                     // never loses a concurrent change
+    /// let old = count.modify { count in
+    ///     defer { count = 0 }
+    ///     return count                             // reset, and return what was there
+    /// }
+    /// ```
+    ///
+    /// No other change to the variable can come between reading the value and writing the new one,
+    /// so increments from several threads are never lost, which `count.value += 1` (a read, then a
+    /// separate write) does not guarantee. If the value changed, `modify` sends one update,
+    /// authored by the variable; if `body` leaves the value equal to the old one, it sends nothing.
+    ///
+    /// - Important: `body` runs while the variable's lock is held, so every other reader and writer
+    ///   of this variable waits for it. Keep it short, and let it only compute with the value it is
+    ///   given: it must not read or write any `Var`, send or observe through any messenger, or call
+    ///   code that might. Touching this variable from `body` deadlocks (debug builds stop with a
+    ///   lock error instead).
+    ///
+    /// If `body` throws, the value stays as it was, even if `body` changed it before throwing,
+    /// nothing is sent, and `modify` throws the error.
+    ///
+    /// - Parameters:
+    ///   - body: Changes the value it is given in place; may return a result.
+    ///   - isolation: The caller's actor, filled in automatically; handlers isolated to it run
+    ///     before `modify` returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, with the value unchanged.
+    /// - Complexity: O(*n*) for *n* observers, plus the cost of `body`.
+    @discardableResult
+    public func modify<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result,
+        isolation: isolated (any Actor)? = #isolation
+    ) throws(Failure) -> Result {
+        try _modify(isolation: isolation, body)
+    }
+
+    /// ``modify(_:isolation:)`` for callers that cannot name their actor, such as operators.
+    func _modify<Result, Failure: Error>(
+        isolation: (any Actor)?,
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        // `sendChange` takes a closure that cannot throw, so the outcome leaves it in a variable.
+        // On failure the update carries the old value twice and `shouldDeliver` drops it.
+        var outcome: Swift.Result<Result, Failure>?
+        let produce = { () -> Update<Value> in
+            let old = self._storage
+            var new = old
+            do throws(Failure) {
+                outcome = .success(try body(&new))
+            } catch {
+                outcome = .failure(error)
+                return Update(old, old)
+            }
+            self._storage = new
+            return Update(old, new)
+        }
+        messenger._core.sendChange(
+            author: self,
+            shouldDeliver: { $0.old != $0.new },
+            isolation: isolation,
+            produce
+        )
+        // `produce` ran exactly once, before `sendChange` returned.
+        return try outcome!.get()
     }
 
     /// Replaces the value with `transform(value)` and sends the update like `value =`, in one
