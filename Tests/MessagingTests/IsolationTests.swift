@@ -2,36 +2,41 @@ import Foundation
 import Messaging
 import Testing
 
-@Suite("Isolation: handlers run on the actor they were registered from")
+@Suite("Isolation: handlers run on their observer's actor, on time and in order")
 struct IsolationTests {
     /// A main-actor view model, written as an app would: no unchecked escape hatches.
-    @MainActor
-    final class ViewModel: Observer {
+    final class ViewModel: MainActorObserver {
         let receiver = Receiver()
         private(set) var values: [Int] = []
-        /// For each handler call, whether it ran on the thread that runs the main actor's code.
-        private(set) var ranOnMainActorThread: [Bool] = []
-        /// The main actor's thread. (`Thread.isMainThread` does not tell: under `swift test` on
-        /// Linux the main actor's jobs run on a thread other than the process's first one.)
-        private let mainActorThread = pthread_self()
 
         func start(observing messenger: Messenger<Int>) {
-            observe(messenger) { [weak self] value in
-                guard let self else { return }
-                values.append(value)
-                ranOnMainActorThread.append(pthread_equal(pthread_self(), mainActorThread) != 0)
+            observeWeakly(messenger) { viewModel, value in
+                MainActor.preconditionIsolated()
+                viewModel.values.append(value)
             }
         }
     }
 
-    /// An actor that observes with a handler isolated to itself.
-    actor Tally: Observer {
+    /// A view model that shows two variables of one model.
+    final class PairViewModel: MainActorObserver {
+        let receiver = Receiver()
+        private(set) var seen: [String] = []
+
+        init(first: Var<Int>, second: Var<Int>) {
+            observe(first) { self.seen.append("first \($0.new)") }
+            observe(second) { self.seen.append("second \($0.new)") }
+        }
+    }
+
+    /// An actor that observes with handlers isolated to itself.
+    actor Tally: ActorObserver {
         let receiver = Receiver()
         private(set) var values: [Int] = []
 
         func start(observing messenger: Messenger<Int>) {
-            observe(messenger) { value in
-                self.values.append(value)
+            observeWeakly(messenger) { tally, value in
+                tally.preconditionIsolated()
+                tally.values.append(value)
             }
         }
 
@@ -44,25 +49,42 @@ struct IsolationTests {
             return finished ? values : [-1]
         }
 
-        /// Sends from inside the actor and reports what the handler had done by the time `send` returned.
-        func send(_ value: Int, to messenger: Messenger<Int>) -> [Int] {
+        /// Sends from inside the actor, after a suspension, and reports what the handler had done
+        /// by the time `send` returned.
+        func send(_ value: Int, to messenger: Messenger<Int>) async -> [Int] {
+            await Task.yield()
             messenger.send(value)
             return values
         }
     }
 
-    @Test("a message sent on the main actor runs a main-actor handler before send returns")
+    @Test("a message sent on the main actor runs a main-actor handler before send returns, also after an await")
     @MainActor
-    func sendFromTheMainActorIsSynchronous() {
+    func sendFromTheMainActorIsSynchronous() async {
         let messenger = Messenger<Int>()
         let viewModel = ViewModel()
         viewModel.start(observing: messenger)
 
         messenger.send(1)
         #expect(viewModel.values == [1])
+        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(1))
         messenger.send(2)
         #expect(viewModel.values == [1, 2])
-        #expect(viewModel.ranOnMainActorThread == [true, true])
+    }
+
+    @Test("a variable set on the main actor runs main-actor handlers before the setter returns")
+    @MainActor
+    func setterOnTheMainActorIsSynchronous() async {
+        let first = Var(0)
+        let second = Var(0)
+        let viewModel = PairViewModel(first: first, second: second)
+
+        first.value = 1
+        #expect(viewModel.seen == ["first 1"])
+        await Task.yield()
+        second <- 1
+        #expect(viewModel.seen == ["first 1", "second 1"])
     }
 
     @Test("messages sent from a detached task reach a main-actor handler later, on the main actor, in order")
@@ -75,10 +97,9 @@ struct IsolationTests {
         await Task.detached {
             for value in 1...50 { messenger.send(value) }
         }.value
+        await waitForPendingDeliveries()
 
-        #expect(await eventually { viewModel.values.count >= 50 })
         #expect(viewModel.values == Array(1...50))
-        #expect(viewModel.ranOnMainActorThread == Array(repeating: true, count: 50))
     }
 
     @Test("messages sent from a background thread are delivered on the main actor, not on that thread")
@@ -89,16 +110,39 @@ struct IsolationTests {
         viewModel.start(observing: messenger)
 
         // The main actor is busy in here while the thread sends: a handler run on the sending
-        // thread would show up at once (and race); a handler run on the main actor cannot run yet.
+        // thread would show up at once (and fail its isolation check); a handler run on the main
+        // actor cannot run yet.
         let finished = runOnThreads(1) { _ in
             for value in 1...20 { messenger.send(value) }
         }
         #expect(finished)
         #expect(viewModel.values.isEmpty)
 
-        #expect(await eventually { viewModel.values.count >= 20 })
+        await waitForPendingDeliveries()
         #expect(viewModel.values == Array(1...20))
-        #expect(viewModel.ranOnMainActorThread == Array(repeating: true, count: 20))
+    }
+
+    @Test("causal order per actor: two variables set in turn on a background thread are seen in turn")
+    @MainActor
+    func causalOrderAcrossMessengers() async {
+        let first = Var(0)
+        let second = Var(0)
+        let viewModel = PairViewModel(first: first, second: second)
+        let steps = 2_000
+
+        let finished = runOnThreads(1) { _ in
+            for step in 1...steps {
+                first.value = step
+                second.value = step
+            }
+        }
+        #expect(finished)
+        await waitForPendingDeliveries()
+
+        let expected = (1...steps).flatMap { ["first \($0)", "second \($0)"] }
+        let outOfOrder = zip(viewModel.seen, expected).filter { $0 != $1 }.count
+        #expect(viewModel.seen.count == expected.count)
+        #expect(outOfOrder == 0)
     }
 
     @Test("a main-actor send waits behind earlier messages that are still on their way to the main actor")
@@ -110,29 +154,13 @@ struct IsolationTests {
 
         #expect(runOnThreads(1) { _ in for value in 1...3 { messenger.send(value) } })
         messenger.send(4)
+        #expect(viewModel.values.isEmpty)
 
-        #expect(await eventually { viewModel.values.count >= 4 })
+        await waitForPendingDeliveries()
         #expect(viewModel.values == [1, 2, 3, 4])
     }
 
-    @Test("a main-actor observeOnce receives exactly one of several messages sent from a background thread")
-    @MainActor
-    func mainActorObserveOnce() async {
-        let messenger = Messenger<Int>()
-        let log = EventLog()
-        weak let weakOnce = observeOnce(messenger) { log.append("once:\($0)") }
-
-        #expect(runOnThreads(1) { _ in for value in 1...5 { messenger.send(value) } })
-        #expect(await eventually { !log.entries.isEmpty })
-        for _ in 0..<20 {
-            await Task.yield()
-        }
-
-        #expect(log.entries == ["once:1"])
-        #expect(await eventually { weakOnce == nil })
-    }
-
-    @Test("a main-actor observer that is released stops receiving messages that were on their way")
+    @Test("a main-actor observer that is released receives nothing of what was on its way")
     @MainActor
     func releasedViewModelReceivesNothingMore() async {
         let messenger = Messenger<Int>()
@@ -144,30 +172,80 @@ struct IsolationTests {
         #expect(runOnThreads(1) { _ in messenger.send(1) })
         viewModel = nil
         #expect(weakViewModel == nil)
-        // Give a delivery that should not happen every chance to happen.
-        for _ in 0..<20 {
-            await Task.yield()
-        }
+        await waitForPendingDeliveries()
         messenger.send(2)
 
         #expect(log.entries.isEmpty)
     }
 
-    @Test("an actor's isolated handler runs on the actor: synchronously from inside, later and in order from outside")
+    @Test("an actor's handler runs on the actor: at once from inside (after an await too), later and in order from outside")
     func actorIsolatedHandler() async {
         let messenger = Messenger<Int>()
         let tally = Tally()
         await tally.start(observing: messenger)
 
         #expect(await tally.receivedWhileBusy(1...20, from: messenger) == [])
-        #expect(await eventually { await tally.values.count >= 20 })
+        await waitForPendingDeliveries()
         #expect(await tally.values == Array(1...20))
 
         let seenBySendReturn = await tally.send(21, to: messenger)
         #expect(seenBySendReturn == Array(1...21))
     }
 
-    @Test("a handler registered outside any actor runs on the sending thread, before send returns")
+    @Test("an actor observer is freed when the last outside reference goes")
+    func actorObserverIsFreed() async {
+        let messenger = Messenger<Int>()
+        var tally: Tally? = Tally()
+        weak let weakTally = tally
+        await tally?.start(observing: messenger)
+        messenger.send(1)
+        await waitForPendingDeliveries()
+        #expect(await tally?.values == [1])
+
+        tally = nil
+        #expect(weakTally == nil)
+        #expect(messenger.observationCount == 0)
+        messenger.send(2)
+        await waitForPendingDeliveries()
+    }
+
+    @Test("a main-actor observer that observes weakly is freed, and its observations end")
+    @MainActor
+    func mainActorObserverIsFreed() {
+        let messenger = Messenger<Int>()
+        var viewModel: ViewModel? = ViewModel()
+        weak let weakViewModel = viewModel
+        viewModel?.start(observing: messenger)
+        messenger.send(1)
+        #expect(viewModel?.values == [1])
+
+        viewModel = nil
+        #expect(weakViewModel == nil)
+        #expect(messenger.observationCount == 0)
+    }
+
+    @Test("handlers on one actor never nest: a handler's send to the same actor runs after it returns")
+    @MainActor
+    func handlersOnOneActorDoNotNest() {
+        let outer = Messenger<Int>()
+        let inner = Messenger<Int>()
+        final class Recorder: MainActorObserver {
+            let receiver = Receiver()
+            var log: [String] = []
+        }
+        let recorder = Recorder()
+        recorder.observe(outer) { value in
+            recorder.log.append("outer \(value) begins")
+            inner.send(value)
+            recorder.log.append("outer \(value) ends")
+        }
+        recorder.observe(inner) { value in recorder.log.append("inner \(value)") }
+
+        outer.send(1)
+        #expect(recorder.log == ["outer 1 begins", "outer 1 ends", "inner 1"])
+    }
+
+    @Test("a handler registered by a plain Observer runs on the sending thread, before send returns")
     func nonisolatedHandlerRunsOnTheSender() {
         let messenger = Messenger<Int>()
         let log = EventLog()
@@ -185,5 +263,10 @@ struct IsolationTests {
         #expect(finished)
         #expect(log.entries == ["a:1 on sender", "send returned"])
         withExtendedLifetime(a) {}
+    }
+
+    @Test("waitForPendingDeliveries returns at once when nothing is queued")
+    func waitingWithNothingQueued() async {
+        await waitForPendingDeliveries()
     }
 }
