@@ -38,9 +38,12 @@ import GeneralObserver
 /// the messenger until they stop observing it.
 open class Messenger<Message>: ObservableSource {
     /// The relationship bookkeeping that makes the messenger a ``GeneralObservable``.
-    public let subscriptionLedger = SubscriptionLedger()
+    ///
+    /// Made when first needed, so that a messenger nobody observes costs two allocations: itself
+    /// and its core.
+    public var subscriptionLedger: SubscriptionLedger { _core.ledger }
 
-    @usableFromInline let _core = _MessengerCore<Message>()
+    @usableFromInline let _core = _MessengerCore<Message>.make()
 
     /// Creates a messenger with no observers.
     public init() {}
@@ -50,12 +53,14 @@ open class Messenger<Message>: ObservableSource {
         // ledger's own deinit removes the relationships). This also breaks the cycle between the
         // core and its observations.
         let table = _core.removeAll()
-        table.withUnsafeMutablePointers { count, slots in
+        table?.withUnsafeMutablePointers { count, slots in
             for index in 0..<count.pointee {
                 guard let observation = slots[index], observation._deactivate() else { continue }
                 observation._receiver?._forgetMessenger(observation._messengerKey)
             }
         }
+        // The relationships end with the messenger, whoever still holds its core.
+        _ = _core.takeLedger()
     }
 
     /// The messenger itself: a messenger is its own ``ObservableSource/messenger``.

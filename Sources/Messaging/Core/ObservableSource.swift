@@ -48,7 +48,7 @@ extension ObservableSource {
     /// - Complexity: O(*n*) for *n* observations.
     @inlinable
     public func send(_ message: Message, isolation: isolated (any Actor)? = #isolation) {
-        messenger._core.send(message, author: self, shouldDeliver: nil, isolation: isolation)
+        messenger._core.send(message, author: self, checksChange: false, isolation: isolation)
     }
 
     /// Sends a message to every observer, naming its author.
@@ -62,7 +62,7 @@ extension ObservableSource {
     /// - Complexity: O(*n*) for *n* observations.
     @inlinable
     public func send(_ message: Message, from author: AnyObject, isolation: isolated (any Actor)? = #isolation) {
-        messenger._core.send(message, author: author, shouldDeliver: nil, isolation: isolation)
+        messenger._core.send(message, author: author, checksChange: false, isolation: isolation)
     }
 
     /// Ends every observation of this observable by `observer`.

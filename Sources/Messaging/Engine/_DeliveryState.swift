@@ -6,15 +6,15 @@ struct _Envelope<Message> {
     /// Messages are numbered when sent; an observation only receives numbers from its
     /// `_firstSequence` on, so an observer added after a send never receives that message.
     @usableFromInline var sequence: UInt64
-    /// Checked once, outside the lock, just before delivery; `false` drops the message.
-    @usableFromInline var shouldDeliver: ((Message) -> Bool)?
+    /// Whether the core's `_isUnchanged` may drop the message, just before delivery.
+    @usableFromInline var checksChange: Bool
 
     @inlinable
-    init(message: Message, author: AnyObject, sequence: UInt64, shouldDeliver: ((Message) -> Bool)?) {
+    init(message: Message, author: AnyObject, sequence: UInt64, checksChange: Bool) {
         self.message = message
         self.author = author
         self.sequence = sequence
-        self.shouldDeliver = shouldDeliver
+        self.checksChange = checksChange
     }
 }
 
@@ -80,7 +80,16 @@ final class _ObservationTable<Message>: ManagedBuffer<Int, _Observation<Message>
 /// state is returned, so that its `deinit` runs after the caller has unlocked.
 @usableFromInline
 struct _DeliveryState<Message> {
-    @usableFromInline var table = _ObservationTable<Message>.make(capacity: 4)
+    /// `nil` until the first observation: a messenger nobody observes allocates no table.
+    @usableFromInline var _table: _ObservationTable<Message>?
+    /// The table; only where `_table` is known to exist.
+    @inlinable
+    var table: _ObservationTable<Message> {
+        get { _table.unsafelyUnwrapped }
+        set { _table = newValue }
+    }
+    /// For a variable's messenger, see `_MessengerCore._isUnchanged`. Set once, at creation.
+    @usableFromInline var isUnchanged: ((Message) -> Bool)?
     /// Whether a delivery is reading `table` (without owning a reference to it).
     @usableFromInline var tableIsInUse = false
     /// Tables that deliveries were reading when the state moved on; released after the delivery.
@@ -108,13 +117,15 @@ struct _DeliveryState<Message> {
     mutating func send(
         _ message: Message,
         author: AnyObject,
-        shouldDeliver: ((Message) -> Bool)?
+        checksChange: Bool
     ) -> (table: Unmanaged<_ObservationTable<Message>>, sequence: UInt64)? {
         let sequence = _nextSequence
         _nextSequence &+= 1
+        // Nobody has ever observed: there is nobody to deliver to, now or later.
+        if _table == nil { return nil }
         if isDelivering {
             _queue.append(
-                _Envelope(message: message, author: author, sequence: sequence, shouldDeliver: shouldDeliver)
+                _Envelope(message: message, author: author, sequence: sequence, checksChange: checksChange)
             )
             return nil
         }
@@ -176,6 +187,7 @@ struct _DeliveryState<Message> {
     /// - Complexity: O(1) amortized (O(*n*) once if a delivery is reading the table).
     @inlinable
     mutating func insert(_ observation: _Observation<Message>) {
+        if _table == nil { _table = .make(capacity: 4) }
         _prepareToChange(capacity: table.header + 1)
         observation._firstSequence = _nextSequence
         table.withUnsafeMutablePointers { count, slots in
@@ -195,6 +207,7 @@ struct _DeliveryState<Message> {
     @inlinable
     mutating func remove(_ observation: _Observation<Message>) {
         endsApplied &+= 1
+        guard _table != nil else { return }
         let slot = observation._slot
         let isInTable = table.withUnsafeMutablePointers { count, slots in
             slot >= 0 && slot < count.pointee && slots[slot] === observation
@@ -209,11 +222,11 @@ struct _DeliveryState<Message> {
 
     /// Empties the table and returns it, for release outside the lock.
     @inlinable
-    mutating func removeAll() -> _ObservationTable<Message> {
-        var removed = _ObservationTable<Message>.make(capacity: 4)
-        swap(&removed, &table)
+    mutating func removeAll() -> _ObservationTable<Message>? {
+        var removed: _ObservationTable<Message>?
+        swap(&removed, &_table)
         liveCount = 0
-        removed.withUnsafeMutablePointers { count, slots in
+        removed?.withUnsafeMutablePointers { count, slots in
             for index in 0..<count.pointee { slots[index]?._slot = -1 }
         }
         return removed

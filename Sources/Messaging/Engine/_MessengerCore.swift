@@ -1,40 +1,132 @@
 import _MessagingShims
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+/// The words of a messenger core that need a fixed address: its mutex, the atomic count of ended
+/// observations, and the ledger, made on first use.
+@usableFromInline
+struct _CoreWords {
+    /// First, so that the words' address is the mutex's.
+    @usableFromInline var mutex = pthread_mutex_t()
+    /// How many observations have ended (atomic; see `_ObservationRecord._deactivate()`).
+    ///
+    /// A delivery compares it with the state's `endsApplied` when it takes its snapshot: if they
+    /// are equal, no observation in the snapshot had ended then, and while the counter keeps that
+    /// value none has ended since, so the loop can skip reading each observation's flag.
+    @usableFromInline var endsStarted = 0
+    /// The messenger's relationship ledger, made when first asked for; guarded by the mutex.
+    @usableFromInline var ledger: SubscriptionLedger?
+
+    @inlinable
+    init() {}
+}
+
 /// The delivery engine of one ``Messenger``: its lock, its state, and the loop that calls handlers.
+///
+/// One allocation: the delivery state is the buffer's header, and the mutex, the ends counter and
+/// the ledger are its one element, whose address never moves.
 ///
 /// It is a separate object so that observations can point back to it strongly: an object that is
 /// ever referenced weakly pays for every retain and release through a side table, several times
 /// the normal cost, and the messenger itself is referenced weakly by the relationship ledgers. The
 /// core and its observations reference each other; the messenger breaks that cycle when it dies.
 ///
-/// Every state change happens in ``_DeliveryState`` inside `_lock`; handlers run after unlocking.
+/// Every state change happens in ``_DeliveryState`` under the mutex; handlers run after unlocking.
 @usableFromInline
-final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only accessed under `_lock`
-    @usableFromInline let _lock = _Lock()
+final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _CoreWords> {
+    // Shared between threads although `ManagedBuffer` is not `Sendable`: the header and `ledger`
+    // are only accessed under the mutex, `endsStarted` atomically, `_isUnchanged` only read after
+    // it is set at creation. The types that hold a core say so where they are `@unchecked Sendable`.
 
-    /// The state lives behind a pointer: a class's stored `var` would pay a dynamic exclusivity
-    /// check on every access, and the lock already makes access exclusive.
-    @usableFromInline let _state: UnsafeMutablePointer<_DeliveryState<Message>>
+    /// For a variable's messenger: whether an update changes nothing (`old == new`), so that it is
+    /// dropped. Set once, before the messenger is shared; evaluated outside the lock, right before
+    /// delivery, for the messages sent with `checksChange`.
+    @usableFromInline var _isUnchanged: ((Message) -> Bool)? {
+        get { _state.pointee.isUnchanged }
+        set { _state.pointee.isUnchanged = newValue }
+    }
 
-    /// How many observations have ended (atomic; see `_ObservationRecord._deactivate()`).
-    ///
-    /// A delivery compares it with the state's `endsApplied` when it takes its snapshot: if they
-    /// are equal, no observation in the snapshot had ended then, and while the counter keeps that
-    /// value none has ended since, so the loop can skip reading each observation's flag.
-    @usableFromInline let _endsStarted: UnsafeMutablePointer<Int>
-
+    /// Makes a core with no observations and no delivery table yet.
     @usableFromInline
-    init() {
-        _state = .allocate(capacity: 1)
-        _state.initialize(to: _DeliveryState())
-        _endsStarted = .allocate(capacity: 1)
-        _endsStarted.initialize(to: 0)
+    static func make() -> _MessengerCore<Message> {
+        let core = unsafeDowncast(
+            create(minimumCapacity: 1) { _ in _DeliveryState() },
+            to: _MessengerCore<Message>.self
+        )
+        core.withUnsafeMutablePointerToElements { words in
+            words.initialize(to: _CoreWords())
+            pthread_mutex_init(UnsafeMutableRawPointer(words).assumingMemoryBound(to: pthread_mutex_t.self), nil)
+        }
+        return core
     }
 
     deinit {
-        _state.deinitialize(count: 1)
-        _state.deallocate()
-        _endsStarted.deallocate()
+        withUnsafeMutablePointerToElements { words in
+            pthread_mutex_destroy(UnsafeMutableRawPointer(words).assumingMemoryBound(to: pthread_mutex_t.self))
+            words.deinitialize(count: 1)
+        }
+    }
+
+    /// The delivery state; access it under the lock only.
+    @inlinable
+    final var _state: UnsafeMutablePointer<_DeliveryState<Message>> {
+        withUnsafeMutablePointerToHeader { $0 }
+    }
+
+    @inlinable
+    final var _words: UnsafeMutablePointer<_CoreWords> {
+        withUnsafeMutablePointerToElements { $0 }
+    }
+
+    @inlinable
+    final var _mutex: UnsafeMutablePointer<pthread_mutex_t> {
+        UnsafeMutableRawPointer(_words).assumingMemoryBound(to: pthread_mutex_t.self)
+    }
+
+    /// The atomic count of ended observations.
+    @inlinable
+    final var _endsStarted: UnsafeMutablePointer<Int> {
+        (UnsafeMutableRawPointer(_words) + MemoryLayout<_CoreWords>.offset(of: \_CoreWords.endsStarted)!)
+            .assumingMemoryBound(to: Int.self)
+    }
+
+    @inlinable @inline(__always)
+    final func _lock() { pthread_mutex_lock(_mutex) }
+
+    @inlinable @inline(__always)
+    final func _unlock() { pthread_mutex_unlock(_mutex) }
+
+    @inlinable @inline(__always)
+    final func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(_mutex)
+        defer { pthread_mutex_unlock(_mutex) }
+        return try body()
+    }
+
+    /// The messenger's ledger, made on first use.
+    final var ledger: SubscriptionLedger {
+        withLock {
+            if let ledger = _words.pointee.ledger { return ledger }
+            let ledger = SubscriptionLedger()
+            _words.pointee.ledger = ledger
+            return ledger
+        }
+    }
+
+    /// Takes the ledger out, for release outside the lock when the messenger dies.
+    final func takeLedger() -> SubscriptionLedger? {
+        withLock {
+            defer { _words.pointee.ledger = nil }
+            return _words.pointee.ledger
+        }
     }
 
     /// The value of `_endsStarted` under which no flag needs reading, or -1 if every flag must be
@@ -46,24 +138,24 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
     }
 
     /// The number of active observations.
-    var observationCount: Int { _lock.withLock { _state.pointee.liveCount } }
+    var observationCount: Int { withLock { _state.pointee.liveCount } }
 
     // MARK: Sending
 
     /// Sends `message`: delivers it now, or queues it behind a running delivery.
     ///
     /// - Parameters:
-    ///   - shouldDeliver: Evaluated once, outside the lock, right before delivery.
+    ///   - checksChange: Whether `_isUnchanged` may drop the message, right before delivery.
     ///   - isolation: The actor of the sender; handlers isolated to it run synchronously.
     /// - Complexity: O(*n*) for *n* observations; O(1) when the message is queued.
     @inlinable
     final func send(
         _ message: Message,
         author: AnyObject,
-        shouldDeliver: ((Message) -> Bool)?,
+        checksChange: Bool,
         isolation: (any Actor)?
     ) {
-        sendChange(author: author, shouldDeliver: shouldDeliver, isolation: isolation) { message }
+        sendChange(author: author, checksChange: checksChange, isolation: isolation) { message }
     }
 
     /// Makes a message from state that `produce` changes under the lock, and sends it.
@@ -74,17 +166,17 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
     @inlinable
     final func sendChange(
         author: AnyObject,
-        shouldDeliver: ((Message) -> Bool)?,
+        checksChange: Bool,
         isolation: (any Actor)?,
         _ produce: () -> Message
     ) {
-        _lock.lock()
+        _lock()
         let message = produce()
-        let start = _state.pointee.send(message, author: author, shouldDeliver: shouldDeliver)
+        let start = _state.pointee.send(message, author: author, checksChange: checksChange)
         let baseline = _cleanEndsBaseline()
-        _lock.unlock()
+        _unlock()
         guard let (table, sequence) = start else { return }
-        if shouldDeliver?(message) ?? true {
+        if !checksChange || !(_isUnchanged?(message) ?? false) {
             _deliver(message, author: author, sequence: sequence, to: table, baseline, isolation)
         }
         _drainQueue(isolation: isolation)
@@ -94,10 +186,10 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
     @inlinable
     final func _drainQueue(isolation: (any Actor)?) {
         while true {
-            _lock.lock()
+            _lock()
             let (next, retired) = _state.pointee.finishDelivery()
             let baseline = _cleanEndsBaseline()
-            _lock.unlock()
+            _unlock()
             // Tables retired during the delivery are released here, outside the lock.
             _ = consume retired
             guard let next else { return }
@@ -114,7 +206,7 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
         isolation: (any Actor)?
     ) {
         let envelope = delivery.envelope
-        if let shouldDeliver = envelope.shouldDeliver, !shouldDeliver(envelope.message) { return }
+        if envelope.checksChange, _isUnchanged?(envelope.message) ?? false { return }
         _deliver(
             envelope.message,
             author: envelope.author,
@@ -167,18 +259,18 @@ final class _MessengerCore<Message>: @unchecked Sendable {  // `_state` is only 
 
     /// Adds an observation unless it already ended (a concurrent `stopObserving` may win the race).
     func insert(_ observation: _Observation<Message>) {
-        _lock.withLock {
+        withLock {
             if observation._isActive { _state.pointee.insert(observation) }
         }
     }
 
     /// Removes an observation from the delivery table; the caller keeps it alive.
     func remove(_ observation: _Observation<Message>) {
-        _lock.withLock { _state.pointee.remove(observation) }
+        withLock { _state.pointee.remove(observation) }
     }
 
     /// Empties the delivery table; the result is released by the caller, outside the lock.
-    func removeAll() -> _ObservationTable<Message> {
-        _lock.withLock { _state.pointee.removeAll() }
+    func removeAll() -> _ObservationTable<Message>? {
+        withLock { _state.pointee.removeAll() }
     }
 }

@@ -45,6 +45,7 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// - Parameter value: The initial value. Creating a variable sends nothing.
     public init(_ value: Value) {
         _storage = value
+        messenger._core._isUnchanged = { $0.old == $0.new }
     }
 
     /// The current value. Setting a different value sends `Update(old, new)`, authored by the
@@ -57,7 +58,7 @@ public final class Var<Value: Equatable>: ObservableSource {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var value: Value {
-        get { messenger._core._lock.withLock { _storage } }
+        get { messenger._core.withLock { _storage } }
         set { _set(newValue, author: self, isolation: nil) }
     }
 
@@ -82,7 +83,7 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// - Parameter isolation: The caller's actor, filled in automatically.
     /// - Complexity: O(*n*) for *n* observers.
     public func send(isolation: isolated (any Actor)? = #isolation) {
-        messenger._core.sendChange(author: self, shouldDeliver: nil, isolation: isolation) {
+        messenger._core.sendChange(author: self, checksChange: false, isolation: isolation) {
             Update(_storage, _storage)
         }
     }
@@ -132,7 +133,7 @@ public final class Var<Value: Equatable>: ObservableSource {
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         // `sendChange` takes a closure that cannot throw, so the outcome leaves it in a variable.
-        // On failure the update carries the old value twice and `shouldDeliver` drops it.
+        // On failure the update carries the old value twice, and the unchanged update is dropped.
         var outcome: Swift.Result<Result, Failure>?
         let produce = { () -> Update<Value> in
             let old = self._storage
@@ -148,7 +149,7 @@ public final class Var<Value: Equatable>: ObservableSource {
         }
         messenger._core.sendChange(
             author: self,
-            shouldDeliver: { $0.old != $0.new },
+            checksChange: true,
             isolation: isolation,
             produce
         )
@@ -172,7 +173,7 @@ public final class Var<Value: Equatable>: ObservableSource {
         }
         messenger._core.sendChange(
             author: author,
-            shouldDeliver: { $0.old != $0.new },
+            checksChange: true,
             isolation: isolation,
             produce
         )
