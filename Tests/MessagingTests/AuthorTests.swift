@@ -9,10 +9,11 @@ struct AuthorTests {
     }
 
     /// An object that sends or edits on behalf of someone.
-    final class Controller {}
+    final class Controller: Sendable {}
 
     /// SwiftObserver's example: collaborators edit one shared text and ignore their own edits.
-    final class Collaborator: Observer {
+    // Swift 6: `Sendable`, because its handler captures `self` and handlers are `@Sendable`.
+    final class Collaborator: Observer, Sendable {
         let receiver = Receiver()
         let name: String
         let sharedText: Var<String>
@@ -40,29 +41,29 @@ struct AuthorTests {
     @Test("send(_:) on a messenger names the messenger as the author")
     func messengerIsTheDefaultAuthor() {
         let messenger = Messenger<String>()
-        var authors: [AnyObject] = []
+        let authors = ObjectLog()
         let a = Spy("a")
         a.observe(messenger) { _, author in authors.append(author) }
 
         messenger.send("1")
 
-        #expect(authors.count == 1)
-        #expect(authors.first === messenger)
+        #expect(authors.objects.count == 1)
+        #expect(authors.objects.first === messenger)
         withExtendedLifetime(a) {}
     }
 
     @Test("send(_:) on a custom ObservableSource names the object, not its messenger")
     func customSourceIsTheDefaultAuthor() {
         let sky = Sky()
-        var authors: [AnyObject] = []
+        let authors = ObjectLog()
         let a = Spy("a")
         a.observe(sky) { _, author in authors.append(author) }
 
         sky.send("blue")
 
-        #expect(authors.count == 1)
-        #expect(authors.first === sky)
-        #expect(authors.first !== sky.messenger)
+        #expect(authors.objects.count == 1)
+        #expect(authors.objects.first === sky)
+        #expect(authors.objects.first !== sky.messenger)
         withExtendedLifetime(a) {}
     }
 
@@ -142,7 +143,7 @@ struct AuthorTests {
             let log = EventLog()
             let observer = Spy("observer")
             let token = FreeObserver()
-            func record(_ name: String) -> (String, AnyObject) -> Void {
+            func record(_ name: String) -> @Sendable (String, AnyObject) -> Void {
                 { message, author in log.append("\(name):\(message) by controller: \(author === controller)") }
             }
             observer.observe(messenger, record("observer"))

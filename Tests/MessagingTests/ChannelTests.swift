@@ -8,7 +8,8 @@ struct ChannelTests {
     }
 
     /// Rasat's example: a component that broadcasts and hands out only the observing side.
-    final class ThemeManager {
+    // Swift 6: `Sendable`, so that the screen below, which holds one, can be.
+    final class ThemeManager: Sendable {
         var themes: ReadOnlyMessenger<Theme> { channel.readOnly }
         private let channel = Messenger<Theme>()
 
@@ -18,7 +19,8 @@ struct ChannelTests {
     }
 
     /// Rasat's example: a screen that listens for as long as it lives.
-    final class FeedViewController {
+    // Swift 6: `Sendable`, because its handler captures `self` and handlers are `@Sendable`.
+    final class FeedViewController: Sendable {
         let themeManager: ThemeManager
         let log: EventLog
         private let observations = ObservationBag()
@@ -115,8 +117,8 @@ struct ChannelTests {
         let messenger = Messenger<String>()
         let log = EventLog()
         weak var weakProbe: Probe?
-        weak var weakToken: FreeObserver?
-        var token: FreeObserver?
+        weak var weakToken: ObservationToken?
+        var token: ObservationToken?
         do {
             let probe = Probe()
             weakProbe = probe
@@ -142,25 +144,30 @@ struct ChannelTests {
         let log = EventLog()
         let token = messenger.readOnly.subscribe { log.append("token:\($0)") }
         messenger.send("1")
-        #expect(token.isObserving(messenger))
+        #expect(token.isObserving)
 
         token.stopObserving()
         messenger.send("2")
 
         #expect(log.entries == ["token:1"])
-        #expect(!token.isObserving(messenger))
+        #expect(!token.isObserving)
         #expect(messenger.observationCount == 0)
     }
 
-    @Test("every token is its own observer, not FreeObserver.shared")
-    func tokensAreDistinctObservers() {
+    @Test("every token owns its own observation; tokens count as observations, not as observers")
+    func tokensAreDistinctObservations() {
         let messenger = Messenger<String>()
-        let first = messenger.subscribe { _ in }
-        let second = messenger.subscribe { _ in }
+        let log = EventLog()
+        let first = messenger.subscribe { log.append("first:\($0)") }
+        let second = messenger.subscribe { log.append("second:\($0)") }
 
         #expect(first !== second)
-        #expect(first !== FreeObserver.shared && second !== FreeObserver.shared)
-        #expect(messenger.observers.count == 2)
+        #expect(messenger.observationCount == 2)
+        #expect(messenger.observers.isEmpty)
+        first.stopObserving()
+        messenger.send("1")
+        #expect(log.entries == ["second:1"])
+        #expect(!first.isObserving && second.isObserving)
     }
 
     // MARK: Bags
@@ -185,7 +192,7 @@ struct ChannelTests {
         second.send("4")
 
         #expect(log.entries == ["first:1", "stored:1", "second:2"])
-        #expect(!kept.isObserving(second))
+        #expect(!kept.isObserving)
         #expect(bag.count == 0)
         #expect(first.observationCount == 0)
         #expect(second.observationCount == 0)
@@ -196,7 +203,7 @@ struct ChannelTests {
         let messenger = Messenger<String>()
         let log = EventLog()
         let bag = ObservationBag()
-        let token: FreeObserver
+        let token: ObservationToken
         do {
             let relay = Relay(messenger)
             token = relay.subscribe { log.append("token:\($0)") }
@@ -207,7 +214,7 @@ struct ChannelTests {
         messenger.send("1")
 
         #expect(log.entries.isEmpty)
-        #expect(!token.isObserving(messenger))
+        #expect(!token.isObserving)
         #expect(messenger.observationCount == 0)
     }
 

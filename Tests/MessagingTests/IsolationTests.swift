@@ -145,7 +145,7 @@ struct IsolationTests {
         #expect(outOfOrder == 0)
     }
 
-    @Test("a main-actor send waits behind earlier messages that are still on their way to the main actor")
+    @Test("a main-actor send first runs what still waits for the main actor, then its own message, before returning")
     @MainActor
     func mainActorSendKeepsTheOrder() async {
         let messenger = Messenger<Int>()
@@ -153,9 +153,11 @@ struct IsolationTests {
         viewModel.start(observing: messenger)
 
         #expect(runOnThreads(1) { _ in for value in 1...3 { messenger.send(value) } })
-        messenger.send(4)
         #expect(viewModel.values.isEmpty)
+        messenger.send(4)
+        #expect(viewModel.values == [1, 2, 3, 4])
 
+        // The drain task that the background sends scheduled finds nothing left to do.
         await waitForPendingDeliveries()
         #expect(viewModel.values == [1, 2, 3, 4])
     }
@@ -178,7 +180,9 @@ struct IsolationTests {
         #expect(log.entries.isEmpty)
     }
 
-    @Test("an actor's handler runs on the actor: at once from inside (after an await too), later and in order from outside")
+    @Test(
+        "an actor's handler runs on the actor: at once from inside (after an await too), later and in order from outside"
+    )
     func actorIsolatedHandler() async {
         let messenger = Messenger<Int>()
         let tally = Tally()

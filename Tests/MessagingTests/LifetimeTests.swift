@@ -9,7 +9,7 @@ struct LifetimeTests {
     }
 
     /// An observer that owns the messenger it observes, and observes it from `init`.
-    final class Owner: Observer {
+    final class Owner: Observer, Sendable {
         let receiver = Receiver()
         let messenger = Messenger<Int>()
         let received = Locked([Int]())
@@ -182,14 +182,14 @@ struct LifetimeTests {
         let messenger = Messenger<Payload>()
         let a = Spy("a")
         let log = EventLog()
-        weak var weakFirst: Payload?
-        weak var weakQueued: Payload?
+        let weakFirst = WeakReference<Payload>()
+        let weakQueued = WeakReference<Payload>()
         weak var weakAuthor: Payload?
         a.observe(messenger) { message, author in
-            if message === weakFirst {
+            if message === weakFirst.object {
                 log.append("a:first")
                 let queued = Payload()
-                weakQueued = queued
+                weakQueued.object = queued
                 messenger.send(queued, from: author)
             } else {
                 log.append("a:queued")
@@ -198,14 +198,14 @@ struct LifetimeTests {
         do {
             let first = Payload()
             let author = Payload()
-            weakFirst = first
+            weakFirst.object = first
             weakAuthor = author
             messenger.send(first, from: author)
         }
 
         #expect(log.entries == ["a:first", "a:queued"])
-        #expect(weakFirst == nil)
-        #expect(weakQueued == nil)
+        #expect(weakFirst.object == nil)
+        #expect(weakQueued.object == nil)
         #expect(weakAuthor == nil)
         withExtendedLifetime(a) {}
     }
@@ -237,13 +237,13 @@ struct LifetimeTests {
     func observerReleasedByItsOwnHandler() {
         let messenger = Messenger<String>()
         let log = EventLog()
-        var dog: Spy? = Spy("dog")
-        weak let weakDog = dog
-        dog?.observe(messenger) { message in
+        let dog = Locked<Spy?>(Spy("dog"))
+        weak let weakDog = dog.value
+        dog.value?.observe(messenger) { message in
             log.append("dog:\(message)")
             if message == "1" {
                 messenger.send("2")
-                dog = nil
+                dog.withLock { $0 = nil }
             }
         }
 

@@ -44,7 +44,7 @@ struct ObservationCoexistenceTests {
         let feed = ThemeFeed()
         let watcher = Watcher()
         let observationChanges = Locked(0)
-        var messages: [String] = []
+        let messages = EventLog()
         withObservationTracking {
             _ = settings.theme
         } onChange: {
@@ -56,7 +56,7 @@ struct ObservationCoexistenceTests {
         feed.send("dark")
 
         #expect(observationChanges.value == 1)
-        #expect(messages == ["dark"])
+        #expect(messages.entries == ["dark"])
         #expect((settings as AnyObject) is any Observable)
         #expect(!((settings as AnyObject) is any ObservableSource))
         #expect((feed as AnyObject) is any ObservableSource)
@@ -69,18 +69,18 @@ struct ObservationCoexistenceTests {
         let thermostat = Thermostat()
         let watcher = Watcher()
         let observationChanges = Locked(0)
-        var messages: [Int] = []
+        let messages = Locked([Int]())
         withObservationTracking {
             _ = thermostat.celsius
         } onChange: {
             observationChanges.withLock { $0 += 1 }
         }
-        watcher.observe(thermostat) { messages.append($0) }
+        watcher.observe(thermostat) { message in messages.withLock { $0.append(message) } }
 
         thermostat.set(22)
 
         #expect(observationChanges.value == 1)
-        #expect(messages == [22])
+        #expect(messages.value == [22])
         #expect(thermostat.celsius == 22)
         withExtendedLifetime(watcher) {}
     }

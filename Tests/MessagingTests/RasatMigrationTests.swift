@@ -1,23 +1,28 @@
 // The Rasat examples of the migration article (MigratingToMessaging.md, "From Rasat"), compiled as
 // the article shows them and checked against what its text says they do.
+//
+// Swift 6: handlers are `@Sendable`, so the tests record into a thread-safe `EventLog` or `Locked`
+// value rather than into a captured `var`.
 
 import Messaging
 import Testing
 
 @Suite("Rasat's code, ported as the migration article shows")
 struct RasatMigrationTests {
-    enum UserEvent: Equatable {
+    enum UserEvent: Equatable, Sendable {
         case loggedIn(id: String)
         case loggedOut(id: String)
     }
 
-    enum Theme: Equatable {
+    enum Theme: Equatable, Sendable {
         case light, dark
     }
 
     /// The article's first example, in the method of an object that handles the events.
-    final class Session {
-        private(set) var events: [UserEvent] = []
+    // Swift 6: `Sendable`, with its events in a `Locked`, because the handler captures `self`.
+    final class Session: Sendable {
+        var events: [UserEvent] { _events.value }
+        private let _events = Locked([UserEvent]())
 
         func run() {
             let userChannel = Messenger<UserEvent>()
@@ -31,7 +36,7 @@ struct RasatMigrationTests {
         }
 
         func handleUserEvent(_ event: UserEvent) {
-            events.append(event)
+            _events.withLock { $0.append(event) }
         }
     }
 
@@ -58,25 +63,25 @@ struct RasatMigrationTests {
     @Test("a token kept in an optional property is Rasat's subscription: setting it to nil ends it")
     func tokenInAnOptionalProperty() {
         let userChannel = Messenger<UserEvent>()
-        var events: [UserEvent] = []
-        var token: FreeObserver? = userChannel.readOnly.subscribe { events.append($0) }
+        let events = Locked([UserEvent]())
+        var token: ObservationToken? = userChannel.readOnly.subscribe { event in events.withLock { $0.append(event) } }
         userChannel.send(.loggedIn(id: "a"))
-        #expect(token?.isObserving(userChannel.readOnly) == true)
+        #expect(token?.isObserving == true)
 
         token = nil
         userChannel.send(.loggedOut(id: "a"))
 
         #expect(token == nil)
-        #expect(events == [.loggedIn(id: "a")])
+        #expect(events.value == [.loggedIn(id: "a")])
     }
 
     @Test("+=, store(in:) and removeAll(): Rasat's +=, disposed(by:) and dispose()")
     func bagAddStoreAndRemoveAll() {
         let userChannel = Messenger<UserEvent>()
         let theme = Var(Theme.light)
-        var entries: [String] = []
-        func log(_ event: UserEvent) { entries.append("event:\(event)") }
-        func apply(_ theme: Theme) { entries.append("theme:\(theme)") }
+        let entries = EventLog()
+        @Sendable func log(_ event: UserEvent) { entries.append("event:\(event)") }
+        @Sendable func apply(_ theme: Theme) { entries.append("theme:\(theme)") }
 
         let observations = ObservationBag()
         observations += userChannel.readOnly.subscribe { event in log(event) }
@@ -88,7 +93,7 @@ struct RasatMigrationTests {
         userChannel.send(.loggedOut(id: "a"))
         theme.value = .light
 
-        #expect(entries == ["event:loggedIn(id: \"a\")", "theme:dark"])
+        #expect(entries.entries == ["event:loggedIn(id: \"a\")", "theme:dark"])
         #expect(observations.count == 0)
         #expect(userChannel.observationCount == 0 && theme.messenger.observationCount == 0)
     }
@@ -96,27 +101,28 @@ struct RasatMigrationTests {
     @Test("unlike a disposed DisposeBag, a bag emptied by removeAll() keeps what is added afterwards")
     func bagStaysInUseAfterRemoveAll() {
         let userChannel = Messenger<UserEvent>()
-        var events: [UserEvent] = []
+        let events = Locked([UserEvent]())
         do {
             let observations = ObservationBag()
             observations.removeAll()
 
-            observations += userChannel.readOnly.subscribe { events.append($0) }
+            observations += userChannel.readOnly.subscribe { event in events.withLock { $0.append(event) } }
             withExtendedLifetime(observations) {
                 userChannel.send(.loggedIn(id: "kept"))
             }
         }
         userChannel.send(.loggedOut(id: "kept"))
 
-        #expect(events == [.loggedIn(id: "kept")])
+        #expect(events.value == [.loggedIn(id: "kept")])
     }
 
-    @Test("a token observes more than one observable, and stopObserving() ends all of its observations")
-    func tokenObservesMoreAndStopsAll() {
+    @Test("a free observer observes more than one observable, and stopObserving() ends all of its observations")
+    func freeObserverObservesMoreAndStopsAll() {
         let userChannel = Messenger<UserEvent>()
         let other = Messenger<UserEvent>()
-        var log: [String] = []
-        let token = userChannel.readOnly.subscribe { log.append("channel:\($0)") }
+        let log = EventLog()
+        let token = FreeObserver()
+        token.observe(userChannel.readOnly) { log.append("channel:\($0)") }
         token.observe(other) { log.append("other:\($0)") }
 
         userChannel.send(.loggedIn(id: "a"))
@@ -125,68 +131,69 @@ struct RasatMigrationTests {
         userChannel.send(.loggedOut(id: "a"))
         other.send(.loggedOut(id: "b"))
 
-        #expect(log == ["channel:loggedIn(id: \"a\")", "other:loggedIn(id: \"b\")"])
+        #expect(log.entries == ["channel:loggedIn(id: \"a\")", "other:loggedIn(id: \"b\")"])
     }
 
-    @Test("subscriptions(): the read-only view counts the active observations, the messenger lists the observers")
+    @Test("subscriptions(): the read-only view counts the active observations; tokens are not listed as observers")
     func countingAndListingObservations() {
         let userChannel = Messenger<UserEvent>()
         let observable = userChannel.readOnly
         #expect(observable.observationCount == 0)
 
-        var first: FreeObserver? = observable.subscribe { _ in }
+        var first: ObservationToken? = observable.subscribe { _ in }
         let second = observable.subscribe { _ in }
-        #expect(observable.observationCount == 2)
-        #expect(userChannel.observers.map(\.uuid) == [first?.uuid, second.uuid].compactMap { $0 })
+        let listed = FreeObserver()
+        listed.observe(observable) { _ in }
+        #expect(observable.observationCount == 3)
+        #expect(userChannel.observers.map(\.uuid) == [listed.uuid])
 
         first = nil
-        #expect(observable.observationCount == 1)
-        #expect(userChannel.observers.map(\.uuid) == [second.uuid])
-        #expect(second.isObserving(observable))
+        #expect(observable.observationCount == 2)
+        #expect(second.isObserving)
 
         second.stopObserving()
-        #expect(observable.observationCount == 0)
-        #expect(!second.isObserving(observable))
+        #expect(observable.observationCount == 1)
+        #expect(!second.isObserving)
         #expect(first == nil)
     }
 
     @Test("a Var sends only changes; send() sends the current value again")
     func variableSendsChangesAndSendRepeats() {
-        var updates: [Update<Theme>] = []
+        let updates = Locked([Update<Theme>]())
         let theme = Var(Theme.light)
-        let token = theme.subscribe { updates.append($0) }
+        let token = theme.subscribe { update in updates.withLock { $0.append(update) } }
 
         theme.value = .light  // sends nothing: the value did not change
         theme.send()  // sends Update(.light, .light)
         theme.value = .dark  // sends Update(.light, .dark)
 
-        #expect(updates == [Update(.light, .light), Update(.light, .dark)])
+        #expect(updates.value == [Update(.light, .light), Update(.light, .dark)])
         withExtendedLifetime(token) {}
     }
 
     @Test("a Messenger with the value beside it sends every assignment, equal values included")
     func messengerSendsEveryAssignment() {
         let store = ThemeStore(theme: .light)
-        var themes: [Theme] = []
-        let token = store.themes.subscribe { themes.append($0) }
+        let themes = Locked([Theme]())
+        let token = store.themes.subscribe { theme in themes.withLock { $0.append(theme) } }
 
         store.theme = .light
         store.theme = .light
         store.theme = .dark
 
-        #expect(themes == [.light, .light, .dark])
+        #expect(themes.value == [.light, .light, .dark])
         withExtendedLifetime(token) {}
     }
 
     @Test("nothing is replayed: subscribing sends nothing, the current value is read from the variable")
     func nothingIsReplayed() {
         let theme = Var(Theme.dark)
-        var applied: [Theme] = []
-        let token = theme.subscribe { applied.append($0.new) }
-        #expect(applied.isEmpty)
+        let applied = Locked([Theme]())
+        let token = theme.subscribe { update in applied.withLock { $0.append(update.new) } }
+        #expect(applied.value.isEmpty)
 
-        applied.append(theme.value)
-        #expect(applied == [.dark])
+        applied.withLock { $0.append(theme.value) }
+        #expect(applied.value == [.dark])
         withExtendedLifetime(token) {}
     }
 }

@@ -211,17 +211,17 @@ struct ReentrancyTests {
         let log = EventLog()
         let a = Spy("a")
         let b = Spy("b")
-        var c: Spy? = Spy("c")
-        weak let weakC = c
+        let c = Locked<Spy?>(Spy("c"))
+        weak let weakC = c.value
         a.observe(messenger) { message in
             log.append("a:\(message)")
             if message == "1" {
                 messenger.send("2")
-                c = nil
+                c.withLock { $0 = nil }
                 log.append("c is gone: \(weakC == nil)")
             }
         }
-        c?.observe(messenger) { log.append("c:\($0)") }
+        c.value?.observe(messenger) { log.append("c:\($0)") }
         b.observe(messenger) { log.append("b:\($0)") }
 
         messenger.send("1")

@@ -2,6 +2,10 @@
 // management, Free observers, Messenger, Understanding Observable, Variables, Message authors),
 // compiled with SwiftObserver's `Observable` spelled `ObservableSource`, and checked against what
 // the text says they do. The Collaborator example of "Message authors" is in AuthorTests.
+//
+// Swift 6: an observer's handlers are `@Sendable`, so where an example's handler records what it
+// receives, it records into a thread-safe `EventLog`, `Locked` value or `ObjectLog` rather than
+// into a captured `var`.
 
 import Messaging
 import Testing
@@ -39,16 +43,16 @@ struct SwiftObserverExamplesTests {
     func introduction() {
         withSharedState {
             let dog = Dog()
-            var colors: [Color] = []
+            let colors = Locked([Color]())
             dog.observe(Sky.shared) { color in
                 // marvel at the sky changing its color
-                colors.append(color)
+                colors.withLock { $0.append(color) }
             }
 
             Sky.shared.send(.blue)
             Sky.shared.send(.grey)
 
-            #expect(colors == [.blue, .grey])
+            #expect(colors.value == [.blue, .grey])
             dog.stopObserving(Sky.shared)
         }
     }
@@ -56,22 +60,22 @@ struct SwiftObserverExamplesTests {
     @Test("an observer must be alive for its handlers to be called: there is no awareness after death")
     func noAwarenessAfterDeath() {
         let sky = Sky()
-        var calls = 0
+        let calls = Locked(0)
         do {
             let dog = Dog()
-            dog.observe(sky) { _ in calls += 1 }
+            dog.observe(sky) { _ in calls.withLock { $0 += 1 } }
             sky.send(.blue)
         }
         sky.send(.grey)
 
-        #expect(calls == 1)
+        #expect(calls.value == 1)
     }
 
     @Test("an observer can have several simultaneous observations of one observable, and isObserving tells")
     func multipleObservationsAndIsObserving() {
         let sky = Sky()
         let dog = Dog()
-        var log: [String] = []
+        let log = EventLog()
         #expect(!dog.isObserving(sky))
 
         dog.observe(sky) { log.append("first:\($0)") }
@@ -79,7 +83,7 @@ struct SwiftObserverExamplesTests {
         sky.send(.blue)
 
         #expect(dog.isObserving(sky))
-        #expect(log == ["first:blue", "second:blue"])
+        #expect(log.entries == ["first:blue", "second:blue"])
     }
 
     // MARK: Observables
@@ -89,7 +93,7 @@ struct SwiftObserverExamplesTests {
         let sky = Sky()
         let dog = Dog()
         let cat = Dog()
-        var log: [String] = []
+        let log = EventLog()
         dog.observe(sky) { color in
             log.append("dog:\(color)")
             if color == .blue { sky.send(.grey) }  // an observer sends from its handler
@@ -98,7 +102,7 @@ struct SwiftObserverExamplesTests {
 
         sky.send(.blue)
 
-        #expect(log == ["dog:blue", "cat:blue", "dog:grey", "cat:grey"])
+        #expect(log.entries == ["dog:blue", "cat:blue", "dog:grey", "cat:grey"])
         withExtendedLifetime((dog, cat)) {}
     }
 
@@ -106,10 +110,10 @@ struct SwiftObserverExamplesTests {
     func observingSendsNothing() {
         let sky = Sky()
         let dog = Dog()
-        var calls = 0
-        dog.observe(sky) { _ in calls += 1 }
+        let calls = Locked(0)
+        dog.observe(sky) { _ in calls.withLock { $0 += 1 } }
 
-        #expect(calls == 0)
+        #expect(calls.value == 0)
         withExtendedLifetime(dog) {}
     }
 
@@ -131,7 +135,7 @@ struct SwiftObserverExamplesTests {
             let dog = Dog()
             let cat = Dog()
             let moon = Sky()
-            var log: [String] = []
+            let log = EventLog()
             dog.observe(Sky.shared) { log.append("dog:\($0)") }
             dog.observe(moon) { log.append("dog-moon:\($0)") }
             cat.observe(Sky.shared) { log.append("cat:\($0)") }
@@ -147,11 +151,11 @@ struct SwiftObserverExamplesTests {
 
             switch stop {
             case .dogStopsObservingTheSky, .skyStopsBeingObservedByTheDog:
-                #expect(log == ["cat:blue", "dog-moon:grey"])
+                #expect(log.entries == ["cat:blue", "dog-moon:grey"])
             case .dogStopsObserving:
-                #expect(log == ["cat:blue"])
+                #expect(log.entries == ["cat:blue"])
             case .skyStopsBeingObserved:
-                #expect(log == ["dog-moon:grey"])
+                #expect(log.entries == ["dog-moon:grey"])
             }
             Sky.shared.stopBeingObserved()
             withExtendedLifetime((dog, cat)) {}
@@ -163,7 +167,7 @@ struct SwiftObserverExamplesTests {
     @Test("observe(Sky.shared) and Sky.shared.observed observe through FreeObserver.shared, which can stop them")
     func freeObservers() {
         withSharedState {
-            var log: [String] = []
+            let log = EventLog()
             observe(Sky.shared) { color in
                 // marvel at the sky changing its color
                 log.append("observe:\(color)")
@@ -177,28 +181,28 @@ struct SwiftObserverExamplesTests {
             FreeObserver.shared.stopObserving(Sky.shared)
             Sky.shared.send(.grey)
 
-            #expect(log == ["observe:blue", "observed:blue"])
+            #expect(log.entries == ["observe:blue", "observed:blue"])
         }
     }
 
     @Test("a FreeObserver of your own is a token: its observation lasts while you keep it")
     func freeObserverAsToken() {
         let sky = Sky()
-        var log: [Color] = []
+        let log = Locked([Color]())
         var token: FreeObserver? = FreeObserver()
-        token?.observe(sky) { log.append($0) }
+        token?.observe(sky) { color in log.withLock { $0.append(color) } }
         sky.send(.blue)
 
         token = nil
         sky.send(.grey)
 
-        #expect(log == [.blue])
+        #expect(log.value == [.blue])
     }
 
     @Test("observeOnce and observedOnce: one message, then the observation and its FreeObserver die")
     func oneTimeObservations() {
         withSharedState {
-            var log: [String] = []
+            let log = EventLog()
             weak let first = observeOnce(Sky.shared) { color in
                 // notice new color. observation has stopped.
                 log.append("observeOnce:\(color)")
@@ -211,7 +215,7 @@ struct SwiftObserverExamplesTests {
             Sky.shared.send(.blue)
             Sky.shared.send(.grey)
 
-            #expect(log == ["observeOnce:blue", "observedOnce:blue"])
+            #expect(log.entries == ["observeOnce:blue", "observedOnce:blue"])
             #expect(first == nil)
             #expect(second == nil)
         }
@@ -222,7 +226,7 @@ struct SwiftObserverExamplesTests {
     @Test("a messenger sends nothing itself; anyone can send any message through it")
     func messenger() {
         let observer = Dog()
-        var received: [String] = []
+        let received = EventLog()
         let textMessenger = Messenger<String>()
 
         observer.observe(textMessenger) { textMessage in
@@ -232,7 +236,7 @@ struct SwiftObserverExamplesTests {
 
         textMessenger.send("my message")
 
-        #expect(received == ["my message"])
+        #expect(received.entries == ["my message"])
         withExtendedLifetime(observer) {}
     }
 
@@ -255,15 +259,15 @@ struct SwiftObserverExamplesTests {
     @Test("a custom observable sends its own events, even from deinit")
     func customObservableModel() {
         let observer = Dog()
-        var events: [Model.Event] = []
+        let events = EventLog()  // Swift 6: `Model.Event` is not `Sendable`, so the log holds names
         do {
             let model = Model()
-            observer.observe(model) { events.append($0) }
+            observer.observe(model) { events.append("\($0)") }
             model.foo()
             model.bar()
         }
 
-        #expect(events == [.willUpdate, .didUpdate, .willDie])
+        #expect(events.entries == ["willUpdate", "didUpdate", "willDie"])
         #expect(observer.subscriptions.isEmpty)
     }
 
@@ -272,30 +276,30 @@ struct SwiftObserverExamplesTests {
     @Test("observing a variable: each change sends an Update with the old and the new value")
     func observingVariables() {
         let observer = Dog()
-        var differences: [Int] = []
+        let differences = Locked([Int]())
         let number = Var(42)
 
         observer.observe(number) { update in
             let whatsTheBigDifference = update.new - update.old
-            differences.append(whatsTheBigDifference)
+            differences.withLock { $0.append(whatsTheBigDifference) }
         }
 
         number.value = 50
         number.value = 45
-        #expect(differences == [8, -5])
+        #expect(differences.value == [8, -5])
         withExtendedLifetime(observer) {}
     }
 
     @Test("variable.send() sends an update whose old and new value are both the current value")
     func sendingTheCurrentValue() {
         let observer = Dog()
-        var updates: [Update<Int>] = []
+        let updates = Locked([Update<Int>]())
         let number = Var(42)
-        observer.observe(number) { updates.append($0) }
+        observer.observe(number) { update in updates.withLock { $0.append(update) } }
 
         number.send()
 
-        #expect(updates == [Update(42, 42)])
+        #expect(updates.value == [Update(42, 42)])
         withExtendedLifetime(observer) {}
     }
 
@@ -320,7 +324,7 @@ struct SwiftObserverExamplesTests {
         let observable = Sky()
         let observer = Dog()
         let author = Controller()
-        var log: [String] = []
+        let log = EventLog()
         observer.observe(observable) { message, author in
             // process message from author
             log.append("\(message) from \(author === observable ? "observable" : "author")")
@@ -329,7 +333,7 @@ struct SwiftObserverExamplesTests {
         observable.send(.blue, from: author)
         observable.send(.grey)
 
-        #expect(log == ["blue from author", "grey from observable"])
+        #expect(log.entries == ["blue from author", "grey from observable"])
         withExtendedLifetime(observer) {}
     }
 
@@ -337,15 +341,15 @@ struct SwiftObserverExamplesTests {
     func mutatingVariablesWithAnAuthor() {
         let observer = Dog()
         let controller = Controller()
-        var authors: [AnyObject] = []
+        let authors = ObjectLog()
         let number = Var(0)
         observer.observe(number) { _, author in authors.append(author) }
 
         number.set(42, as: controller)  // controller becomes author of the update message
 
         #expect(number.value == 42)
-        #expect(authors.count == 1)
-        #expect(authors.first === controller)
+        #expect(authors.objects.count == 1)
+        #expect(authors.objects.first === controller)
         withExtendedLifetime(observer) {}
     }
 }

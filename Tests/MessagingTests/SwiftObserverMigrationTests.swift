@@ -32,20 +32,22 @@ struct SwiftObserverMigrationTests {
 
     @Test("a Sendable observable with a static shared instance can be observed and sent through")
     func sendableSharedObservable() {
-        var colors: [Color] = []
-        let token = Sky.shared.subscribe { colors.append($0) }
+        let colors = Locked([Color]())  // Swift 6: the handler is `@Sendable`
+        let token = Sky.shared.subscribe { color in colors.withLock { $0.append(color) } }
         Sky.shared.send(.grey)
         token.stopObserving()
         Sky.shared.send(.blue)
 
-        #expect(colors == [.grey])
+        #expect(colors.value == [.grey])
     }
 
     @Test("a main-actor observable with a static shared instance runs main-actor handlers at once")
     @MainActor
     func mainActorSharedObservable() {
         var colors: [Color] = []
-        let token = Weather.shared.subscribe { colors.append($0) }
+        // Swift 6: a main-actor handler needs a `MainActorObserver`; `subscribe` takes `@Sendable` ones.
+        let token = MainActorToken()
+        token.observe(Weather.shared) { colors.append($0) }
         Weather.shared.send(.blue)
         token.stopObserving()
 
@@ -55,14 +57,14 @@ struct SwiftObserverMigrationTests {
     @Test("a model that keeps its messenger as a property sends each change of its state")
     func modelWithMessengerProperty() {
         let model = Model()
-        var states: [String] = []
+        let states = EventLog()  // Swift 6: the handler is `@Sendable`
         let token = model.subscribe { states.append($0) }
 
         model.state = "loading"
         model.state = "loading"
         model.state = "done"
 
-        #expect(states == ["loading", "done"])
+        #expect(states.entries == ["loading", "done"])
         withExtendedLifetime(token) {}
     }
 }

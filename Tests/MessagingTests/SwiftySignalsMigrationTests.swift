@@ -1,6 +1,10 @@
 // The SwiftySignals examples of the migration article (MigratingToMessaging.md, "From
 // SwiftySignals"), compiled as the article shows them, with `print` writing to a log, and checked
 // against what its text says they do.
+//
+// Swift 6: handlers are `@Sendable`, so `print` and `record` are `@Sendable` functions that write to
+// a thread-safe `EventLog`, and the tests record into an `EventLog` or `Locked` value rather than
+// into a captured `var`.
 
 import Messaging
 import Testing
@@ -8,19 +12,21 @@ import Testing
 @Suite("SwiftySignals' code, ported as the migration article shows")
 struct SwiftySignalsMigrationTests {
     /// `.then(call: ViewController.update, on: self)`, ported.
-    final class ViewController: Observer {
+    // Swift 6: `Sendable`, with its state in a `Locked`, because the handler captures it.
+    final class ViewController: Observer, Sendable {
         let receiver = Receiver()
-        private(set) var shown: [Int] = []
+        var shown: [Int] { _shown.value }
+        private let _shown = Locked([Int]())
 
         func update(value: Int) {
-            shown.append(value)
+            _shown.withLock { $0.append(value) }
         }
     }
 
     @Test("a Property's didSet.then becomes a token in an ObservationBag; nothing is sent on subscribing")
     func propertyBecomesVariable() {
-        var printed: [String] = []
-        func print(_ line: String) { printed.append(line) }
+        let printed = EventLog()
+        @Sendable func print(_ line: String) { printed.append(line) }
 
         let number = Var(0)
         let observations = ObservationBag()
@@ -31,15 +37,15 @@ struct SwiftySignalsMigrationTests {
         }
         number.value = 3  // a Property would send 3 again; a variable sends only changes
 
-        #expect(printed == ["Value changed to 1", "Value changed to 2", "Value changed to 3"])
+        #expect(printed.entries == ["Value changed to 1", "Value changed to 2", "Value changed to 3"])
         withExtendedLifetime(observations) {}
     }
 
     @Test("a chain of filter, map, then, then becomes one handler that does every step in order")
     func chainBecomesOneHandler() {
-        var steps: [String] = []
-        func print(_ value: Int) { steps.append("print:\(value)") }
-        func record(_ value: Int) { steps.append("record:\(value)") }
+        let steps = EventLog()
+        @Sendable func print(_ value: Int) { steps.append("print:\(value)") }
+        @Sendable func record(_ value: Int) { steps.append("record:\(value)") }
 
         let number = Var(0)
         let observations = ObservationBag()
@@ -54,15 +60,15 @@ struct SwiftySignalsMigrationTests {
         number.value = 100
         number.value = 120
 
-        #expect(steps == ["print:200", "record:200", "print:240", "record:240"])
+        #expect(steps.entries == ["print:200", "record:200", "print:240", "record:240"])
         withExtendedLifetime(observations) {}
     }
 
     @Test("a chain of independent steps becomes one observation per step, called in the order they started")
     func chainBecomesOneObservationPerStep() {
-        var steps: [String] = []
-        func print(_ value: Int) { steps.append("print:\(value)") }
-        func record(_ value: Int) { steps.append("record:\(value)") }
+        let steps = EventLog()
+        @Sendable func print(_ value: Int) { steps.append("print:\(value)") }
+        @Sendable func record(_ value: Int) { steps.append("record:\(value)") }
 
         let number = Var(0)
         let observations = ObservationBag()
@@ -72,13 +78,13 @@ struct SwiftySignalsMigrationTests {
         number.value = 1
         number.value = 2
 
-        #expect(steps == ["print:1", "record:1", "print:2", "record:2"])
+        #expect(steps.entries == ["print:1", "record:1", "print:2", "record:2"])
         withExtendedLifetime(observations) {}
     }
 
     @Test("a step observed on its own can be ended on its own")
     func oneStepEndsAlone() {
-        var steps: [String] = []
+        let steps = EventLog()
         let number = Var(0)
         let printing = number.subscribe { steps.append("print:\($0.new)") }
         let recording = number.subscribe { steps.append("record:\($0.new)") }
@@ -87,7 +93,7 @@ struct SwiftySignalsMigrationTests {
         recording.stopObserving()
         number.value = 2
 
-        #expect(steps == ["print:1", "record:1", "print:2"])
+        #expect(steps.entries == ["print:1", "record:1", "print:2"])
         withExtendedLifetime(printing) {}
     }
 
@@ -110,14 +116,14 @@ struct SwiftySignalsMigrationTests {
     @Test("fire(with:) becomes send: a Signal is a Messenger, and each send reaches the handler")
     func signalBecomesMessenger() {
         let signal = Messenger<Int>()
-        var fired: [Int] = []
+        let fired = Locked([Int]())
         let observations = ObservationBag()
-        observations += signal.subscribe { fired.append($0) }
+        observations += signal.subscribe { message in fired.withLock { $0.append(message) } }
 
         signal.send(20)
         signal.send(20)
 
-        #expect(fired == [20, 20])
+        #expect(fired.value == [20, 20])
         withExtendedLifetime(observations) {}
     }
 }

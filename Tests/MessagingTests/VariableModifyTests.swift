@@ -63,8 +63,8 @@ struct VariableModifyTests {
     @Test @MainActor func modifyRunsHandlersOfTheCallersActorBeforeItReturns() {
         let number = Var(0)
         var received: [Update<Int>] = []
-        let token = FreeObserver()
-        token.observe(number) { @MainActor update in received.append(update) }
+        let token = MainActorToken()
+        token.observe(number) { update in received.append(update) }
         number.modify { $0 = 5 }
         #expect(received == [Update(0, 5)])
         withExtendedLifetime(token) {}

@@ -2,21 +2,23 @@ import Messaging
 import Testing
 
 /// Records every update a variable sends, with its author, in delivery order.
-final class VariableRecorder<Value: Equatable> {
-    private(set) var updates: [Update<Value>] = []
-    private(set) var authors: [AnyObject] = []
+final class VariableRecorder<Value: Equatable & Sendable>: Sendable {
+    var updates: [Update<Value>] { _updates.value }
+    var authors: [AnyObject] { _authors.objects }
+    private let _updates = Locked([Update<Value>]())
+    private let _authors = ObjectLog()
     private let token = FreeObserver()
 
     init(_ variable: Var<Value>) {
         token.observe(variable) { [weak self] update, author in
-            self?.updates.append(update)
-            self?.authors.append(author)
+            self?._updates.withLock { $0.append(update) }
+            self?._authors.append(author)
         }
     }
 }
 
 /// An object to name as the author of a change.
-final class VariableAuthor {}
+final class VariableAuthor: Sendable {}
 
 @Suite("Variables: updates on change, authors, equality, order and parameterless initializers")
 struct VariableTests {
@@ -111,14 +113,14 @@ struct VariableTests {
         let shared = Var("")
         let editor = VariableAuthor()
         let watcher = FreeObserver()
-        var othersEdits: [String] = []
+        let othersEdits = EventLog()
         watcher.observe(shared) { update, author in
             guard author !== editor else { return }
             othersEdits.append(update.new)
         }
         shared.set("mine", as: editor)
         shared.value = "theirs"
-        #expect(othersEdits == ["theirs"])
+        #expect(othersEdits.entries == ["theirs"])
     }
 
     // MARK: Equality and Order

@@ -16,7 +16,7 @@
 /// `DisposeBag`. Thread-safe.
 public final class ObservationBag: @unchecked Sendable {  // `_tokens` is guarded by `_lock`
     private let _lock = _Lock()
-    private var _tokens: [FreeObserver] = []
+    private var _tokens: [any _Token] = []
 
     /// Creates an empty bag.
     public init() {}
@@ -28,7 +28,15 @@ public final class ObservationBag: @unchecked Sendable {  // `_tokens` is guarde
     /// The number of tokens in the bag.
     public var count: Int { _lock.withLock { _tokens.count } }
 
-    /// Adds a token; its observations now end with the bag.
+    /// Adds a token; its observation now ends with the bag.
+    ///
+    /// - Parameter token: The token to keep.
+    /// - Complexity: O(1) amortized.
+    public func insert(_ token: ObservationToken) {
+        _lock.withLock { _tokens.append(token) }
+    }
+
+    /// Adds a free observer; its observations now end with the bag.
     ///
     /// - Parameter token: The free observer to keep.
     /// - Complexity: O(1) amortized.
@@ -37,6 +45,15 @@ public final class ObservationBag: @unchecked Sendable {  // `_tokens` is guarde
     }
 
     /// Adds a token to a bag: `bag += messenger.subscribe { ... }`.
+    ///
+    /// - Parameters:
+    ///   - bag: The bag.
+    ///   - token: The token to keep.
+    public static func += (bag: ObservationBag, token: ObservationToken) {
+        bag.insert(token)
+    }
+
+    /// Adds a free observer to a bag: `bag += observable.observedOnce { ... }`.
     ///
     /// - Parameters:
     ///   - bag: The bag.
@@ -49,8 +66,8 @@ public final class ObservationBag: @unchecked Sendable {  // `_tokens` is guarde
     ///
     /// - Complexity: O(*n*) for *n* observations.
     public func removeAll() {
-        let tokens = _lock.withLock { () -> [FreeObserver] in
-            var taken: [FreeObserver] = []
+        let tokens = _lock.withLock { () -> [any _Token] in
+            var taken: [any _Token] = []
             swap(&taken, &_tokens)
             return taken
         }
@@ -59,10 +76,27 @@ public final class ObservationBag: @unchecked Sendable {  // `_tokens` is guarde
 }
 
 extension FreeObserver {
-    /// Puts this token into `bag`, so its observations end with the bag.
+    /// Puts this free observer into `bag`, so its observations end with the bag.
+    ///
+    /// - Parameter bag: The bag to keep the free observer in.
+    public func store(in bag: ObservationBag) {
+        bag.insert(self)
+    }
+}
+
+extension ObservationToken {
+    /// Puts this token into `bag`, so its observation ends with the bag.
     ///
     /// - Parameter bag: The bag to keep the token in.
     public func store(in bag: ObservationBag) {
         bag.insert(self)
     }
 }
+
+/// What a bag holds: anything whose observations end on `stopObserving()`.
+protocol _Token: AnyObject, Sendable {
+    func stopObserving()
+}
+
+extension ObservationToken: _Token {}
+extension FreeObserver: _Token {}

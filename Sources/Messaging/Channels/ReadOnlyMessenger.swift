@@ -22,17 +22,17 @@ public struct ReadOnlyMessenger<Message> {
     }
 
     /// Starts an observation that lasts as long as the returned token; see
-    /// ``ObservableSource/subscribe(_:)``.
+    /// ``GeneralObservable/subscribe(_:)->ObservationToken``.
     ///
     /// - Parameter receive: The handler, called on the thread that delivers the message.
-    /// - Returns: The free observer that owns the observation; releasing it ends the observation.
+    /// - Returns: The token that owns the observation; releasing it ends the observation.
     /// - Complexity: O(1) amortized.
-    public func subscribe(_ receive: @escaping @Sendable (Message) -> Void) -> FreeObserver {
+    public func subscribe(_ receive: @escaping @Sendable (Message) -> Void) -> ObservationToken {
         _messenger.subscribe(receive)
     }
 
     /// Starts a free observation by ``FreeObserver/shared``; see
-    /// ``ObservableSource/observed(_:)-(Message)->Void``.
+    /// ``ObservableSource/observed(_:)-((Message)->Void)``.
     ///
     /// - Parameter receive: The handler, called on the thread that delivers the message.
     /// - Complexity: O(1) amortized.

@@ -1,7 +1,7 @@
 /// An observer that is nothing but an observer: for observations that belong to no object.
 ///
 /// ``shared`` serves the global ``observe(_:_:)-(_,(Source.Message)->Void)`` function and
-/// ``ObservableSource/observed(_:)-(_,(Message)->Void)``; its observations last until
+/// ``ObservableSource/observed(_:)-((Message)->Void)``; its observations last until
 /// they are stopped explicitly, or until their observable dies.
 ///
 /// An instance of your own is a token: its observations last as long as you keep it, like a
@@ -82,10 +82,10 @@ extension ObservableSource {
     /// Starts a free observation of this observable by ``FreeObserver/shared``.
     ///
     /// - Parameters:
-        ///   - receive: The handler.
+    ///   - receive: The handler.
     /// - Complexity: O(1) amortized.
     public func observed(
-            _ receive: @escaping @Sendable (Message) -> Void
+        _ receive: @escaping @Sendable (Message) -> Void
     ) {
         FreeObserver.shared.observe(self, receive)
     }
@@ -93,10 +93,10 @@ extension ObservableSource {
     /// Starts a free observation of this observable by ``FreeObserver/shared``, receiving authors.
     ///
     /// - Parameters:
-        ///   - receive: The handler, called with the message and its author.
+    ///   - receive: The handler, called with the message and its author.
     /// - Complexity: O(1) amortized.
     public func observed(
-            _ receive: @escaping @Sendable (Message, AnyObject) -> Void
+        _ receive: @escaping @Sendable (Message, AnyObject) -> Void
     ) {
         FreeObserver.shared.observe(self, receive)
     }
@@ -104,33 +104,13 @@ extension ObservableSource {
     /// Observes this observable for exactly one message; see ``observeOnce(_:_:)``.
     ///
     /// - Parameters:
-        ///   - receive: The handler, called at most once.
+    ///   - receive: The handler, called at most once.
     /// - Returns: The free observer that observes until the first message.
     /// - Complexity: O(1) amortized.
     @discardableResult
     public func observedOnce(
-            _ receive: @escaping @Sendable (Message) -> Void
+        _ receive: @escaping @Sendable (Message) -> Void
     ) -> FreeObserver {
         observeOnce(self, receive)
-    }
-
-    /// Starts an observation that lasts as long as the returned token.
-    ///
-    /// ```swift
-    /// let token = userChannel.subscribe { event in handle(event) }
-    /// // ... the observation ends when `token` is released or stops observing.
-    /// ```
-    ///
-    /// - Parameters:
-        ///   - receive: The handler.
-    /// - Returns: The free observer that owns the observation. Keep it (for instance in an
-    ///   ``ObservationBag``): releasing it ends the observation.
-    /// - Complexity: O(1) amortized.
-    public func subscribe(
-            _ receive: @escaping @Sendable (Message) -> Void
-    ) -> FreeObserver {
-        let token = FreeObserver()
-        token.observe(self, receive)
-        return token
     }
 }

@@ -56,7 +56,7 @@ open class Messenger<Message>: ObservableSource {
         table?.withUnsafeMutablePointers { count, slots in
             for index in 0..<count.pointee {
                 guard let observation = slots[index], observation._deactivate() else { continue }
-                observation._receiver?._forgetMessenger(observation._messengerKey)
+                observation._receiver?._forgetMessenger(ObjectIdentifier(self))
             }
         }
         // The relationships end with the messenger, whoever still holds its core.

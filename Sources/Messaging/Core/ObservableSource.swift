@@ -73,17 +73,6 @@ extension ObservableSource {
         observer.stopObserving(self)
     }
 
-    /// Ends every observation of this observable, by every observer.
-    ///
-    /// - Complexity: O(*n*) for *n* observers.
-    public func stopBeingObserved() {
-        // Not `unsubscribeAll()`: on an object that also observes, that would end its own
-        // observations too.
-        for observer in observers {
-            unsubscribe(observer)
-        }
-    }
-
     /// Unsubscribes an observer: for an ``Observer``, ends all its observations of this observable.
     ///
     /// After the change, outside any lock, the observer's

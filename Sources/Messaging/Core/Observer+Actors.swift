@@ -38,7 +38,7 @@ extension MainActorObserver {
     ) {
         _observe(
             observable,
-            _Observation(receiver: receiver, messenger: observable.messenger, target: .main, receive: receive)
+            _Observation.make(receiver: receiver, messenger: observable.messenger, target: .main, receive: receive)
         )
     }
 
@@ -55,7 +55,7 @@ extension MainActorObserver {
     ) {
         _observe(
             observable,
-            _Observation(
+            _Observation.make(
                 receiver: receiver,
                 messenger: observable.messenger,
                 target: .main,
@@ -110,7 +110,7 @@ extension MainActorObserver where Self: AnyObject {
 /// message sent from the actor reaches them before `send` returns; a message sent from elsewhere
 /// reaches them soon after, on the actor, in the order the messages were sent, across messengers.
 ///
-/// Prefer ``observeWeakly(_:_:)``: its handler receives the actor as an `isolated` parameter
+/// Prefer ``observeWeakly(_:_:)-(Source,_)``: its handler receives the actor as an `isolated` parameter
 /// instead of capturing `self`. A handler that captures `self` keeps the actor alive as long as
 /// the observable lives, and an actor cannot capture itself weakly and still use its state in the
 /// closure.
@@ -129,7 +129,7 @@ extension ActorObserver {
     ) {
         _observe(
             observable,
-            _Observation(receiver: receiver, messenger: observable.messenger, target: .of(self), receive: receive)
+            _Observation.make(receiver: receiver, messenger: observable.messenger, target: .of(self), receive: receive)
         )
     }
 
@@ -145,7 +145,7 @@ extension ActorObserver {
     ) {
         _observe(
             observable,
-            _Observation(
+            _Observation.make(
                 receiver: receiver,
                 messenger: observable.messenger,
                 target: .of(self),
@@ -175,7 +175,7 @@ extension ActorObserver {
         }
         _observe(
             observable,
-            _Observation(receiver: receiver, messenger: observable.messenger, target: .of(self), receive: handler)
+            _Observation.make(receiver: receiver, messenger: observable.messenger, target: .of(self), receive: handler)
         )
     }
 }

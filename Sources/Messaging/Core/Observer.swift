@@ -60,7 +60,9 @@ extension Observer {
         _ observable: Source,
         _ receive: @escaping @Sendable (Source.Message) -> Void
     ) {
-        _observe(observable, _Observation(receiver: receiver, messenger: observable.messenger, target: nil, receive: receive))
+        _observe(
+            observable,
+            _Observation.make(receiver: receiver, messenger: observable.messenger, target: nil, receive: receive))
     }
 
     /// Starts observing `observable`; `receive` gets every message and its author.
@@ -83,7 +85,8 @@ extension Observer {
     ) {
         _observe(
             observable,
-            _Observation(receiver: receiver, messenger: observable.messenger, target: nil, receiveWithAuthor: receive)
+            _Observation.make(
+                receiver: receiver, messenger: observable.messenger, target: nil, receiveWithAuthor: receive)
         )
     }
 

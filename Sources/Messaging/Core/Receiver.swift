@@ -170,5 +170,5 @@ struct _ObservedSource {
     weak var source: (any GeneralObservable)?
     /// The source's messenger, which shares its ledger and outlives it if someone else keeps it.
     weak var messenger: (any GeneralObservable)?
-    var observations: [_ObservationRecord]
+    var observations: [any _ObservationHandle]
 }

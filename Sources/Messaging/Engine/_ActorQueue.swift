@@ -14,18 +14,22 @@ struct _ActorJob {
 /// its handlers in the order the deliveries reached it: if one thread sends `m1` on a messenger
 /// and then `m2` on another, every handler on the actor sees `m1` first.
 ///
-/// At most one party runs the queue at a time (`_isBusy`): a delivery that already runs on the
-/// actor and finds the queue idle runs its handler at once and then whatever was posted
-/// meanwhile; otherwise the call is queued and one task drains the queue on the actor. A call
-/// posted while the queue is busy (from another thread, or from a handler on the actor) waits its
-/// turn, so handlers on one actor never nest.
+/// A delivery that runs on the actor runs the queue itself, at once: first the calls that were
+/// waiting (they came first), then its own, then whatever was posted meanwhile; a drain task that
+/// was scheduled for them later finds nothing to do. A delivery from elsewhere queues its call
+/// and, if nobody is about to run the queue, schedules one task to drain it on the actor. A call
+/// posted while the queue is running (from a handler on the actor) waits its turn, so handlers on
+/// one actor never nest.
 ///
 /// The queue refers to its actor weakly: an observation never keeps its observer alive.
 @usableFromInline
-final class _ActorQueue: @unchecked Sendable {  // `_pending` and `_isBusy` are guarded by `_lock`
+final class _ActorQueue: @unchecked Sendable {  // `_pending`, `_isRunning`, `_isDrainScheduled`: `_lock`
     private let _lock = _Lock()
     private var _pending: [_ActorJob] = []
-    private var _isBusy = false
+    /// Whether calls are running on the actor right now (only the actor itself can see it `true`).
+    private var _isRunning = false
+    /// Whether a task to drain the queue on the actor is scheduled and has not started yet.
+    private var _isDrainScheduled = false
 
     /// `nil` for the main actor.
     private weak var _actor: (any Actor)?
@@ -41,7 +45,9 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending` and `_isBusy` are 
     static let main = _ActorQueue(actor: nil)
 
     private static let _registryLock = _Lock()
-    nonisolated(unsafe) private static var _registry: [ObjectIdentifier: _WeakQueue] = [:]  // guarded by `_registryLock`
+    /// The queues of the actors other than the main actor; guarded by `_registryLock`, which is
+    /// what makes the `nonisolated(unsafe)` sound.
+    nonisolated(unsafe) private static var _registry: [ObjectIdentifier: _WeakQueue] = [:]
 
     /// The queue of `actor`, made on first use; the queue of the main actor for the main actor.
     ///
@@ -72,7 +78,9 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending` and `_isBusy` are 
     static func busyQueues() -> [_ActorQueue] {
         var queues = _registryLock.withLock { _registry.values.compactMap(\.queue) }
         queues.append(main)
-        return queues.filter { queue in queue._lock.withLock { queue._isBusy } }
+        return queues.filter { queue in
+            queue._lock.withLock { !queue._pending.isEmpty || queue._isRunning || queue._isDrainScheduled }
+        }
     }
 
     /// Whether a delivery that runs in `current` runs on this queue's actor.
@@ -88,40 +96,32 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending` and `_isBusy` are 
         return current === MainActor.shared
     }
 
-    /// Queues a call, unless `runNowIfIdle` and the queue is idle: then it returns `true`, and
-    /// the caller, already on the actor, runs the call itself and then calls ``finishRunningNow()``.
+    /// Posts a call from a delivery that runs on the actor if `onActor`.
     ///
+    /// - Returns: `nil` if the call was queued. Otherwise the calls that were waiting: the caller,
+    ///   which runs on the actor, runs them, then its own call, then ``finishRunningNow()``.
     /// - Complexity: O(1) amortized.
     @usableFromInline
-    func post(_ job: @autoclosure () -> _ActorJob, runNowIfIdle: Bool) -> Bool {
-        let action = _lock.withLock { () -> _PostAction in
-            if !_isBusy {
-                _isBusy = true
-                if runNowIfIdle { return .runNow }
-                _pending.append(job())
-                return .scheduleDrain
+    func post(_ job: @autoclosure () -> _ActorJob, onActor: Bool) -> [_ActorJob]? {
+        let (waiting, schedules) = _lock.withLock { () -> ([_ActorJob]?, Bool) in
+            if onActor && !_isRunning {
+                _isRunning = true
+                return (_takePending(), false)
             }
             _pending.append(job())
-            return .queued
+            guard !_isRunning, !_isDrainScheduled else { return (nil, false) }
+            _isDrainScheduled = true
+            return (nil, true)
         }
-        switch action {
-        case .runNow:
-            return true
-        case .scheduleDrain:
-            _scheduleDrain()
-        case .queued:
-            break
-        }
-        return false
+        if schedules { _scheduleDrain() }
+        return waiting
     }
 
-    /// Runs what was posted while the caller ran a call at once, then marks the queue idle.
+    /// Runs what was posted while the caller ran calls at once, then marks the queue idle.
     @usableFromInline
     func finishRunningNow() {
-        _drain()
+        _runUntilEmpty()
     }
-
-    private enum _PostAction { case runNow, scheduleDrain, queued }
 
     private func _scheduleDrain() {
         if _actorID == nil {
@@ -138,29 +138,44 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending` and `_isBusy` are 
         _drain()
     }
 
-    /// Runs the queued calls, in order, until the queue is empty; then marks it idle.
+    /// The scheduled drain, on the actor.
     private func _drain() {
+        let batch = _lock.withLock { () -> [_ActorJob]? in
+            _isDrainScheduled = false
+            // Running already means this task runs inside a handler on the actor: the running
+            // loop below it will get to everything.
+            if _isRunning { return nil }
+            _isRunning = true
+            return _takePending()
+        }
+        guard let batch else { return }
+        for job in batch { job.run() }
+        _runUntilEmpty()
+    }
+
+    /// Runs the queued calls, in order, until the queue is empty; then marks it idle.
+    private func _runUntilEmpty() {
         while true {
             let batch = _lock.withLock { () -> [_ActorJob] in
-                if _pending.isEmpty {
-                    _isBusy = false
-                    return []
-                }
-                var taken: [_ActorJob] = []
-                swap(&taken, &_pending)
-                return taken
+                if _pending.isEmpty { _isRunning = false }
+                return _takePending()
             }
             if batch.isEmpty { return }
             for job in batch { job.run() }
         }
     }
 
+    /// Takes the waiting calls; call under the lock.
+    private func _takePending() -> [_ActorJob] {
+        var taken: [_ActorJob] = []
+        swap(&taken, &_pending)
+        return taken
+    }
+
     private func _discardAll() {
         let discarded = _lock.withLock { () -> [_ActorJob] in
-            _isBusy = false
-            var taken: [_ActorJob] = []
-            swap(&taken, &_pending)
-            return taken
+            _isDrainScheduled = false
+            return _takePending()
         }
         // Released here, outside the lock; a waiter is still woken.
         for job in discarded where job.runsWithoutActor { job.run() }
@@ -210,7 +225,7 @@ public func waitForPendingDeliveries() async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 _ = queue.post(
                     _ActorJob(run: { continuation.resume() }, runsWithoutActor: true),
-                    runNowIfIdle: false
+                    onActor: false
                 )
             }
         }

@@ -16,7 +16,7 @@ import Android
 struct _CoreWords {
     /// First, so that the words' address is the mutex's.
     @usableFromInline var mutex = pthread_mutex_t()
-    /// How many observations have ended (atomic; see `_ObservationRecord._deactivate()`).
+    /// How many observations have ended (atomic; see `_Observation._deactivate()`).
     ///
     /// A delivery compares it with the state's `endsApplied` when it takes its snapshot: if they
     /// are equal, no observation in the snapshot had ended then, and while the counter keeps that
@@ -267,6 +267,18 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
     /// Removes an observation from the delivery table; the caller keeps it alive.
     func remove(_ observation: _Observation<Message>) {
         withLock { _state.pointee.remove(observation) }
+    }
+
+    /// The observations that tokens own, for ending them; released by the caller, outside the lock.
+    func tokenObservations() -> [_Observation<Message>] {
+        withLock {
+            guard let table = _state.pointee._table else { return [] }
+            return table.withUnsafeMutablePointers { count, slots in
+                (0..<count.pointee).compactMap { index in
+                    slots[index].flatMap { $0._isToken ? $0 : nil }
+                }
+            }
+        }
     }
 
     /// Empties the delivery table; the result is released by the caller, outside the lock.

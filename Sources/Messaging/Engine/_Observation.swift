@@ -1,46 +1,132 @@
 import _MessagingShims
 
-/// One observation: one handler that one receiver registered on one messenger.
-///
-/// A record is referenced from two tables: the messenger's delivery table (which decides who gets
-/// a message) and the receiver's table (which answers `isObserving` and ends the observations when
-/// the observer dies). Either side may end it; the atomic `_flag` makes the end take effect at
-/// once for a delivery already in progress on another thread, and lets exactly one party win. The
-/// winner also counts the end in its messenger's `_endsStarted`, so that a delivery only reads
-/// the flags after some observation has ended.
+/// What a receiver needs of an observation, whatever its message type.
+protocol _ObservationHandle: AnyObject {
+    /// Whether the observation is still active (an atomic read).
+    var _isActive: Bool { get }
+
+    /// Ends the observation: `true` for the one caller that ended it, which must then call
+    /// `_detachFromMessenger()` unless the messenger is going away.
+    func _deactivate() -> Bool
+
+    /// Removes the observation from its messenger's delivery table.
+    func _detachFromMessenger()
+}
+
+/// The fields of an observation, the header of its buffer.
 @usableFromInline
-class _ObservationRecord: @unchecked Sendable {
-    // `_flag` and `_endsStarted` are atomic; `_slot` and `_firstSequence` are guarded by the
-    // messenger's lock; `_receiver` and `_messengerKey` are written once, in `init`.
+struct _ObservationFields<Message> {
+    /// The sequence number of the first message this observation may receive (under the core's
+    /// lock).
+    @usableFromInline var firstSequence: UInt64 = 0
+    /// Position in the messenger's delivery table, or -1 when not in it (under the core's lock).
+    @usableFromInline var slot = -1
+    @usableFromInline weak var receiver: Receiver?
+    /// Whether an ``ObservationToken`` owns it (and no receiver).
+    @usableFromInline let isToken: Bool
+    /// The handler: a message-only one in `receive`, or an author-receiving one in
+    /// `receiveWithAuthor` (then `receive` is an empty function, which allocates nothing).
+    @usableFromInline let receive: (Message) -> Void
+    @usableFromInline let receiveWithAuthor: ((Message, AnyObject) -> Void)?
+    /// Where the handler must run, or `nil` when it may run on any thread.
+    @usableFromInline let target: _ActorQueue?
+    /// Strong: the core is never referenced weakly, so its reference counting stays cheap. The
+    /// messenger's `deinit` empties the core's table, which breaks the cycle.
+    @usableFromInline let core: _MessengerCore<Message>
+}
 
-    /// The sequence number of the first message this observation may receive.
-    @usableFromInline var _firstSequence: UInt64 = 0
+/// One observation: one handler registered on one messenger, by a receiver or a token.
+///
+/// One allocation: the fields are the buffer's header and the "active" flag is its one element,
+/// whose address never moves, so it can be read and cleared atomically.
+///
+/// An observation is referenced from two places: the messenger's delivery table (which decides who
+/// gets a message) and its owner (a receiver's table, or a token). Either side may end it; the
+/// atomic flag makes the end take effect at once for a delivery already in progress on another
+/// thread, and lets exactly one party win. The winner also counts the end in its core's
+/// `endsStarted`, so that a delivery only reads the flags after some observation has ended.
+@usableFromInline
+final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, Int>, _ObservationHandle {
+    // Shared between threads although `ManagedBuffer` is not `Sendable` (the types that hold it
+    // are `@unchecked Sendable` and point here): the flag is atomic; `firstSequence` and `slot`
+    // are guarded by the core's lock; the rest is immutable. The handlers are not `Sendable` when they belong to an actor: the library calls
+    // them only on that actor (`_deliverIsolated`), which is what makes sharing the record between
+    // threads safe.
 
-    /// 1 while the observation is active; cleared once, atomically, when it ends.
-    @usableFromInline let _flag: UnsafeMutablePointer<Int>
-
-    /// The messenger core's count of ended observations, which the core outlives the record.
-    @usableFromInline let _endsStarted: UnsafeMutablePointer<Int>
-
-    /// Position in the messenger's delivery table, or -1 when not in it.
-    @usableFromInline var _slot = -1
-
-    weak var _receiver: Receiver?
-
-    /// The identity of the messenger the observation belongs to; the receiver's table key.
-    let _messengerKey: ObjectIdentifier
-
-    init(receiver: Receiver?, messengerKey: ObjectIdentifier, endsStarted: UnsafeMutablePointer<Int>) {
-        _endsStarted = endsStarted
-        _flag = .allocate(capacity: 1)
-        _flag.initialize(to: 1)
-        _receiver = receiver
-        _messengerKey = messengerKey
+    static func make(
+        receiver: Receiver?,
+        messenger: Messenger<Message>,
+        target: _ActorQueue?,
+        receive: @escaping (Message) -> Void,
+        receiveWithAuthor: ((Message, AnyObject) -> Void)?
+    ) -> _Observation<Message> {
+        let observation = unsafeDowncast(
+            create(minimumCapacity: 1) { _ in
+                _ObservationFields(
+                    receiver: receiver,
+                    isToken: receiver == nil,
+                    receive: receive,
+                    receiveWithAuthor: receiveWithAuthor,
+                    target: target,
+                    core: messenger._core
+                )
+            },
+            to: _Observation<Message>.self
+        )
+        observation.withUnsafeMutablePointerToElements { $0.initialize(to: 1) }
+        return observation
     }
 
-    deinit {
-        _flag.deallocate()
+    static func make(
+        receiver: Receiver?,
+        messenger: Messenger<Message>,
+        target: _ActorQueue?,
+        receive: @escaping (Message) -> Void
+    ) -> _Observation<Message> {
+        make(receiver: receiver, messenger: messenger, target: target, receive: receive, receiveWithAuthor: nil)
     }
+
+    static func make(
+        receiver: Receiver?,
+        messenger: Messenger<Message>,
+        target: _ActorQueue?,
+        receiveWithAuthor: @escaping (Message, AnyObject) -> Void
+    ) -> _Observation<Message> {
+        make(
+            receiver: receiver, messenger: messenger, target: target, receive: { _ in },
+            receiveWithAuthor: receiveWithAuthor)
+    }
+
+    @inlinable
+    final var _fields: UnsafeMutablePointer<_ObservationFields<Message>> {
+        withUnsafeMutablePointerToHeader { $0 }
+    }
+
+    @inlinable
+    final var _flag: UnsafeMutablePointer<Int> {
+        withUnsafeMutablePointerToElements { $0 }
+    }
+
+    @inlinable
+    final var _firstSequence: UInt64 {
+        get { _fields.pointee.firstSequence }
+        set { _fields.pointee.firstSequence = newValue }
+    }
+
+    @inlinable
+    final var _slot: Int {
+        get { _fields.pointee.slot }
+        set { _fields.pointee.slot = newValue }
+    }
+
+    @inlinable
+    final var _target: _ActorQueue? { _fields.pointee.target }
+
+    final var _receiver: Receiver? { _fields.pointee.receiver }
+
+    final var _isToken: Bool { _fields.pointee.isToken }
+
+    final var _core: _MessengerCore<Message> { _fields.pointee.core }
 
     @inlinable
     final var _isActive: Bool { _messaging_flag_is_set(_flag) }
@@ -51,99 +137,42 @@ class _ObservationRecord: @unchecked Sendable {
     @inlinable
     final func _deactivate() -> Bool {
         guard _messaging_flag_clear(_flag) else { return false }
-        _messaging_counter_increment(_endsStarted)
+        _messaging_counter_increment(_fields.pointee.core._endsStarted)
         return true
     }
 
-    /// Removes the record from its messenger's delivery table, if both still exist.
-    func _detachFromMessenger() {}
-}
-
-/// A typed observation: the handler, and the actor it must run on, if any.
-///
-/// The handler is stored as the caller wrote it: a message-only handler in `_receive`, an
-/// author-receiving one in `_receiveWithAuthor` (then `_receive` is an empty function, which
-/// allocates nothing). Calling either is a load and an indirect call.
-@usableFromInline
-final class _Observation<Message>: _ObservationRecord, @unchecked Sendable {
-    // Immutable after `init`. The handlers are not `Sendable` when they belong to an actor: the
-    // library calls them only on that actor (`_deliverIsolated`), which is what makes sharing the
-    // record between threads safe.
-
-    @usableFromInline let _receive: (Message) -> Void
-    @usableFromInline let _receiveWithAuthor: ((Message, AnyObject) -> Void)?
-
-    /// Where the handler must run, or `nil` when it may run on any thread.
-    @usableFromInline let _target: _ActorQueue?
-
-    /// Strong: the core is never referenced weakly, so its reference counting stays cheap. The
-    /// messenger's `deinit` empties the core's table, which breaks the cycle.
-    let _core: _MessengerCore<Message>
-
-    init(
-        receiver: Receiver?,
-        messenger: Messenger<Message>,
-        target: _ActorQueue?,
-        receive: @escaping (Message) -> Void
-    ) {
-        _receive = receive
-        _receiveWithAuthor = nil
-        _target = target
-        _core = messenger._core
-        super.init(
-            receiver: receiver,
-            messengerKey: ObjectIdentifier(messenger),
-            endsStarted: messenger._core._endsStarted
-        )
-    }
-
-    init(
-        receiver: Receiver?,
-        messenger: Messenger<Message>,
-        target: _ActorQueue?,
-        receiveWithAuthor: @escaping (Message, AnyObject) -> Void
-    ) {
-        _receive = { _ in }
-        _receiveWithAuthor = receiveWithAuthor
-        _target = target
-        _core = messenger._core
-        super.init(
-            receiver: receiver,
-            messengerKey: ObjectIdentifier(messenger),
-            endsStarted: messenger._core._endsStarted
-        )
-    }
-
-    override func _detachFromMessenger() {
+    func _detachFromMessenger() {
         _core.remove(self)
     }
 
     @inlinable
     func _call(_ message: Message, _ author: AnyObject) {
-        if let receiveWithAuthor = _receiveWithAuthor {
+        let fields = _fields
+        if let receiveWithAuthor = fields.pointee.receiveWithAuthor {
             receiveWithAuthor(message, author)
         } else {
-            _receive(message)
+            fields.pointee.receive(message)
         }
     }
 
     /// Delivers to a handler that belongs to an actor, from a delivery running in `current`.
     ///
-    /// Runs the handler at once when the delivery already runs on the handler's actor and nothing
-    /// waits in that actor's queue; otherwise appends it to the actor's one queue, which runs it
-    /// on the actor after everything posted before it, from any messenger.
+    /// When the delivery already runs on the handler's actor, runs the calls waiting in that
+    /// actor's queue and then the handler, at once; otherwise appends the call to the actor's one
+    /// queue, which runs it on the actor after everything posted before it, from any messenger.
     @usableFromInline
     func _deliverIsolated(_ message: Message, _ author: AnyObject, from current: (any Actor)?) {
         guard let queue = _target else { return }
-        let runNow = queue.post(
+        let waiting = queue.post(
             _ActorJob(run: { [self] in
                 if self._isActive { self._call(message, author) }
             }),
-            runNowIfIdle: queue.isCurrent(current)
+            onActor: queue.isCurrent(current)
         )
-        if runNow {
-            _call(message, author)
-            queue.finishRunningNow()
-        }
+        guard let waiting else { return }
+        // On the actor: the calls that were waiting came first.
+        for job in waiting { job.run() }
+        if _isActive { _call(message, author) }
+        queue.finishRunningNow()
     }
 }

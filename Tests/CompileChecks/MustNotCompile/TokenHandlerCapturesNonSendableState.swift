@@ -9,7 +9,7 @@ final class NameList {
     var names: [String] = []
 }
 
-func collect(_ users: Messenger<String>) -> FreeObserver {
+func collect(_ users: Messenger<String>) -> ObservationToken {
     let names = NameList()
     return users.subscribe { name in names.names.append(name) }
 }

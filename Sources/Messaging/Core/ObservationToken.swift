@@ -1,0 +1,71 @@
+/// A handle on one observation that belongs to no object: the observation lasts as long as the
+/// token, or until ``stopObserving()``.
+///
+/// ```swift
+/// let token = messenger.subscribe { message in print(message) }
+/// // ... later: release `token`, or
+/// token.stopObserving()
+/// ```
+///
+/// It is what other frameworks call a cancellable or a disposable. It is as small as an
+/// observation can be: the token and the observation record are its two allocations, and it is
+/// not listed among the messenger's ``GeneralObservable/observers`` (it subscribes no object); it
+/// counts in ``Messenger/observationCount``, and ``ObservableSource/stopBeingObserved()`` ends it.
+public final class ObservationToken: @unchecked Sendable {
+    // Immutable; the observation it points to keeps its state atomic or under its messenger's lock.
+    let _observation: any _ObservationHandle
+
+    init(_ observation: any _ObservationHandle) {
+        _observation = observation
+    }
+
+    deinit {
+        if _observation._deactivate() { _observation._detachFromMessenger() }
+    }
+
+    /// Whether the observation is still active: not stopped, and its messenger alive.
+    ///
+    /// - Complexity: O(1).
+    public var isObserving: Bool { _observation._isActive }
+
+    /// Ends the observation: its handler is not called again. Calling it again does nothing.
+    ///
+    /// - Complexity: O(1) amortized.
+    public func stopObserving() {
+        if _observation._deactivate() { _observation._detachFromMessenger() }
+    }
+}
+
+extension ObservableSource {
+    /// Starts an observation that lasts as long as the returned token.
+    ///
+    /// ```swift
+    /// let token = userChannel.subscribe { event in handle(event) }
+    /// // ... the observation ends when `token` is released or stops observing.
+    /// ```
+    ///
+    /// - Parameter receive: The handler, called on the thread that delivers the message.
+    /// - Returns: The token that owns the observation. Keep it (for instance in an
+    ///   ``ObservationBag``): releasing it ends the observation.
+    /// - Complexity: O(1) amortized.
+    public func subscribe(_ receive: @escaping @Sendable (Message) -> Void) -> ObservationToken {
+        let messenger = messenger
+        let observation = _Observation.make(receiver: nil, messenger: messenger, target: nil, receive: receive)
+        messenger._core.insert(observation)
+        return ObservationToken(observation)
+    }
+
+    /// Ends every observation of this observable, by every observer and every token.
+    ///
+    /// - Complexity: O(*n*) for *n* observations.
+    public func stopBeingObserved() {
+        // Not `unsubscribeAll()`: on an object that also observes, that would end its own
+        // observations too.
+        for observer in observers {
+            unsubscribe(observer)
+        }
+        for observation in messenger._core.tokenObservations() where observation._deactivate() {
+            observation._detachFromMessenger()
+        }
+    }
+}

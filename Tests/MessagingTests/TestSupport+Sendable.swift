@@ -1,0 +1,45 @@
+// Sendable helpers for tests whose handlers record objects or references: an `Observer`'s handlers
+// are `@Sendable`, so what they change must be safe to share between threads.
+
+import Foundation
+import Messaging
+
+/// A thread-safe, append-only list of objects, kept strongly, so that a test can compare their
+/// identities (`===`) afterwards.
+final class ObjectLog: @unchecked Sendable {  // `_objects` is only touched while holding `_lock`
+    private let _lock = NSLock()
+    private var _objects: [AnyObject] = []
+
+    /// Records one object.
+    func append(_ object: AnyObject) {
+        _lock.withLock { _objects.append(object) }
+    }
+
+    /// Everything recorded so far, in the order it was recorded.
+    var objects: [AnyObject] {
+        _lock.withLock { _objects }
+    }
+}
+
+/// A weak reference that several threads read and change.
+final class WeakReference<Object: AnyObject & Sendable>: @unchecked Sendable {  // `_object`: `_lock`
+    private let _lock = NSLock()
+    private weak var _object: Object?
+
+    init(_ object: Object? = nil) {
+        _object = object
+    }
+
+    /// The object, while it is alive.
+    var object: Object? {
+        get { _lock.withLock { _object } }
+        set { _lock.withLock { _object = newValue } }
+    }
+}
+
+/// A main-actor observer with nothing else: its handlers run on the main actor and may capture the
+/// main-actor state of a test.
+@MainActor
+final class MainActorToken: MainActorObserver {
+    let receiver = Receiver()
+}
