@@ -248,6 +248,40 @@ func connectLockedClosureList(receiverCount: Int) -> ConnectedChannel {
     return ConnectedChannel(send: list.send, keepAlive: list)
 }
 
+/// The same list with cancellable entries, for the subscribe and cancel baselines: a dictionary
+/// from token to handler behind the mutex.
+final class LockedClosureTable: @unchecked Sendable {  // `handlers` and `nextToken` are guarded by `mutex`
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var handlers: [Int: (Int) -> Void] = [:]
+    private var nextToken = 0
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func subscribe(_ handler: @escaping (Int) -> Void) -> Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        nextToken += 1
+        handlers[nextToken] = handler
+        return nextToken
+    }
+
+    func cancel(_ token: Int) {
+        pthread_mutex_lock(mutex)
+        let removed = handlers.removeValue(forKey: token)
+        pthread_mutex_unlock(mutex)
+        withExtendedLifetime(removed) {}
+    }
+}
+
 // MARK: - Baseline: OpenCombine
 
 func connectPassthroughSubject(receiverCount: Int) -> ConnectedChannel {
@@ -313,11 +347,111 @@ let benchmarks: @Sendable () -> Void = {
     registerObserveAndStopBenchmarks(messaging)
 
     registerSubscribeAndCancelBenchmarks(
+        closureArray,
+        makeChannel: { LockedClosureTable() },
+        subscribe: { table in (table, table.subscribe { blackHole($0) }) },
+        cancel: { subscription in subscription.0.cancel(subscription.1) }
+    )
+    registerObserveMemoryBenchmark(messaging)
+    registerEmptyMessengerBenchmark()
+    registerVariableSetBenchmarks(messaging)
+    registerAmISubscribedBenchmarks(messaging)
+
+    registerSubscribeAndCancelBenchmarks(
         openCombine,
         makeChannel: { PassthroughSubject<Int, Never>() },
         subscribe: { subject in subject.sink { blackHole($0) } },
         cancel: { subscription in subscription.cancel() }
     )
+}
+
+/// Heap held by one more observation of a messenger, by observers made before the measurement.
+func registerObserveMemoryBenchmark(_ system: String) {
+    let count = 1_000
+    Benchmark(
+        "\(system): heap held per observe by an existing observer",
+        configuration: .init(
+            metrics: [.memoryLeakedBytes, .mallocCountTotal],
+            scalingFactor: .kilo,
+            maxDuration: .seconds(1),
+            maxIterations: 100
+        )
+    ) { benchmark in
+        let messenger = Messenger<Int>()
+        let observers = (0..<count).map { _ in FreeObserver() }
+        benchmark.startMeasurement()
+        for observer in observers {
+            observer.observe(messenger) { blackHole($0) }
+        }
+        benchmark.stopMeasurement()
+        withExtendedLifetime((messenger, observers)) {}
+    }
+}
+
+/// Heap held by a messenger that nobody observes.
+func registerEmptyMessengerBenchmark() {
+    let count = 1_000
+    Benchmark(
+        "Messaging Messenger: heap held by a messenger nobody observes",
+        configuration: .init(
+            metrics: [.memoryLeakedBytes, .mallocCountTotal],
+            scalingFactor: .kilo,
+            maxDuration: .seconds(1),
+            maxIterations: 100
+        )
+    ) { benchmark in
+        var messengers: [Messenger<Int>] = []
+        messengers.reserveCapacity(count)
+        benchmark.startMeasurement()
+        for _ in 0..<count {
+            messengers.append(Messenger<Int>())
+        }
+        benchmark.stopMeasurement()
+        withExtendedLifetime(messengers) {}
+    }
+}
+
+/// Setting a variable's value with one observer, against `send` on a messenger with one.
+func registerVariableSetBenchmarks(_ system: String) {
+    Benchmark(
+        "\(system): Var value set, 1 observer (per set)",
+        configuration: .init(scalingFactor: .kilo)
+    ) { benchmark, observed in
+        let variable = observed.variable
+        for value in 1...1_000 {
+            variable.value = value
+        }
+        variable.value = 0
+    } setup: { () -> (variable: Var<Int>, observer: FreeObserver) in
+        let variable = Var(0)
+        let observer = FreeObserver()
+        let receiving = Receiving()
+        observer.observe(variable) { receiving.consume($0.new) }
+        return (variable, observer)
+    }
+}
+
+/// `amISubscribed` asked of an observable for observers in random order, at 10k and 100k.
+func registerAmISubscribedBenchmarks(_ system: String) {
+    for count in [10_000, 100_000] {
+        Benchmark(
+            "\(system): amISubscribed in random order (n = \(count))",
+            configuration: subscriptionChurnConfiguration
+        ) { benchmark in
+            let messenger = Messenger<Int>()
+            let observers = (0..<count).map { _ in FreeObserver() }
+            for observer in observers {
+                observer.observe(messenger) { blackHole($0) }
+            }
+            let shuffled = observers.shuffled()
+            measureBatch(benchmark, count: count) {
+                for observer in shuffled {
+                    blackHole(messenger.amISubscribed(observer))
+                }
+            }
+            withExtendedLifetime(observers) {}
+        }
+    }
 }
 
 /// `observe` and `stopObserving` by observers made before the measurement, at 10k and 100k.
