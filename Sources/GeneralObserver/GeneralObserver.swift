@@ -60,9 +60,9 @@ public protocol GeneralObservable: AnyObject {
     /// Subscribes an observer.
     ///
     /// If the observer is a ``GeneralTrackingSubscriber``, its ``GeneralTrackingSubscriber/subscriptions``
-    /// are updated in the same atomic step. After the change, outside any lock, the observer's
-    /// ``GeneralSubscriber/subscribedTo(_:)`` and then this observable's
-    /// ``observer(_:didSubscribe:)`` are called, once each.
+    /// are updated in the same atomic step. After the change, outside any lock, this observable's
+    /// ``observer(_:didSubscribe:)`` and then the observer's ``GeneralSubscriber/subscribedTo(_:)``
+    /// are called, once each: the observable hears of it first, as in RVS_GeneralObserver.
     ///
     /// An object that is both observable and observer may subscribe to itself; it is then treated
     /// like any other pair (and, since class observers are held weakly, it does not leak).
@@ -76,9 +76,9 @@ public protocol GeneralObservable: AnyObject {
 
     /// Unsubscribes an observer.
     ///
-    /// Both ends of the relationship are updated in one atomic step; then, outside any lock, the
-    /// observer's ``GeneralSubscriber/unsubscribedFrom(_:)`` and this observable's
-    /// ``observer(_:didSubscribe:)`` (with `false`) are called, once each. It is safe to call from
+    /// Both ends of the relationship are updated in one atomic step; then, outside any lock, this
+    /// observable's ``observer(_:didSubscribe:)`` (with `false`) and then the observer's
+    /// ``GeneralSubscriber/unsubscribedFrom(_:)`` are called, once each. It is safe to call from
     /// inside any callback.
     ///
     /// - Parameter observer: The observer to unsubscribe.
@@ -106,7 +106,8 @@ public protocol GeneralObservable: AnyObject {
     /// Called after an observer subscribed (`didSubscribe == true`) or unsubscribed (`false`).
     ///
     /// Optional: the default does nothing. It is called exactly once per change, after the change,
-    /// never while a lock is held, on the thread that made the change.
+    /// never while a lock is held, on the thread that made the change, and before the observer's
+    /// ``GeneralSubscriber/subscribedTo(_:)`` or ``GeneralSubscriber/unsubscribedFrom(_:)``.
     ///
     /// - Parameters:
     ///   - observer: The observer that subscribed or unsubscribed.
@@ -131,16 +132,18 @@ public protocol GeneralSubscriber {
 
     /// Called after this observer was subscribed to `observable`.
     ///
-    /// Optional: the default does nothing. Called once per subscription, after it took effect,
-    /// never while a lock is held.
+    /// Optional: the default does nothing. Called once per subscription, after it took effect and
+    /// after the observable's ``GeneralObservable/observer(_:didSubscribe:)``, never while a lock
+    /// is held.
     ///
     /// - Parameter observable: The observable it is now subscribed to.
     func subscribedTo(_ observable: any GeneralObservable)
 
     /// Called after this observer was unsubscribed from `observable`.
     ///
-    /// Optional: the default does nothing. Called once per unsubscription, after it took effect,
-    /// never while a lock is held. It is not called when either side is deallocated.
+    /// Optional: the default does nothing. Called once per unsubscription, after it took effect and
+    /// after the observable's ``GeneralObservable/observer(_:didSubscribe:)``, never while a lock
+    /// is held. It is not called when either side is deallocated.
     ///
     /// - Parameter observable: The observable it is no longer subscribed to.
     func unsubscribedFrom(_ observable: any GeneralObservable)
@@ -203,8 +206,8 @@ extension GeneralObservable {
     @discardableResult
     public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
         guard SubscriptionLedger.recordSubscription(of: observer, to: self) else { return nil }
-        observer.subscribedTo(self)
         self.observer(observer, didSubscribe: true)
+        observer.subscribedTo(self)
         return observer
     }
 
@@ -216,8 +219,8 @@ extension GeneralObservable {
     @discardableResult
     public func unsubscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
         guard SubscriptionLedger.eraseSubscription(of: observer, from: self) else { return nil }
-        observer.unsubscribedFrom(self)
         self.observer(observer, didSubscribe: false)
+        observer.unsubscribedFrom(self)
         return observer
     }
 

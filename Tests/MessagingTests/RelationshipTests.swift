@@ -61,16 +61,16 @@ struct RelationshipTests {
     /// The callbacks of the first observation of `sky` by `dog`, in the order they fire.
     static func subscription(_ dog: String, to sky: String) -> [String] {
         [
-            "\(dog).subscribedTo(\(sky)) subscribed: true",
             "\(sky).observer(\(dog), didSubscribe: true) subscribed: true",
+            "\(dog).subscribedTo(\(sky)) subscribed: true",
         ]
     }
 
     /// The callbacks of the end of the last observation of `sky` by `dog`, in the order they fire.
     static func unsubscription(_ dog: String, from sky: String) -> [String] {
         [
-            "\(dog).unsubscribedFrom(\(sky)) subscribed: false",
             "\(sky).observer(\(dog), didSubscribe: false) subscribed: false",
+            "\(dog).unsubscribedFrom(\(sky)) subscribed: false",
         ]
     }
 
@@ -161,8 +161,8 @@ struct RelationshipTests {
         #expect(
             log.entries
                 == Self.subscription("dog", to: "sky")
-                + ["dog:hello", "announcer:hello", "sky.observer(?, didSubscribe: true) subscribed: true"]
-                + ["dog:goodbye", "sky.observer(?, didSubscribe: false) subscribed: false"]
+                + ["sky.observer(?, didSubscribe: true) subscribed: true", "dog:hello", "announcer:hello"]
+                + ["sky.observer(?, didSubscribe: false) subscribed: false", "dog:goodbye"]
         )
         withExtendedLifetime((dog, announcer)) {}
     }

@@ -86,9 +86,9 @@ extension ObservableSource {
 
     /// Unsubscribes an observer: for an ``Observer``, ends all its observations of this observable.
     ///
-    /// After the change, outside any lock, the observer's
-    /// ``GeneralSubscriber/unsubscribedFrom(_:)`` and this observable's
-    /// ``GeneralObservable/observer(_:didSubscribe:)`` are called once each.
+    /// After the change, outside any lock, this observable's
+    /// ``GeneralObservable/observer(_:didSubscribe:)`` and then the observer's
+    /// ``GeneralSubscriber/unsubscribedFrom(_:)`` are called once each.
     ///
     /// - Parameter observer: The observer to unsubscribe.
     /// - Returns: `observer`, or `nil` if it was neither subscribed nor observing.
@@ -99,8 +99,8 @@ extension ObservableSource {
             return messagingObserver._stopObserving(self) ? observer : nil
         }
         guard SubscriptionLedger.eraseSubscription(of: observer, from: self) else { return nil }
-        observer.unsubscribedFrom(self)
         self.observer(observer, didSubscribe: false)
+        observer.unsubscribedFrom(self)
         return observer
     }
 }

@@ -130,8 +130,8 @@ extension Observer {
             by: self
         )
         if erased {
-            unsubscribedFrom(observable)
             observable.observer(self, didSubscribe: false)
+            unsubscribedFrom(observable)
         }
         return endedAny
     }
@@ -150,8 +150,8 @@ extension Observer {
             receiveWithAuthor: receiveWithAuthor
         )
         if receiver._add(observation, of: observable, by: self) {
-            subscribedTo(observable)
             observable.observer(self, didSubscribe: true)
+            subscribedTo(observable)
         }
     }
 }
