@@ -90,11 +90,16 @@ public protocol GeneralObservable: AnyObject {
 
     /// Unsubscribes every observer that is subscribed when the call starts, in subscription order.
     ///
-    /// Each observer gets its ``GeneralSubscriber/unsubscribedFrom(_:)`` callback. An observer that
-    /// subscribes while this call runs stays subscribed.
+    /// Each unsubscription goes through ``unsubscribe(_:)``, so every callback fires as usual. An
+    /// observer that subscribes while this call runs stays subscribed. On a type that is also a
+    /// ``GeneralTrackingSubscriber``, this clears the observers only; call `unsubscribeAll()` on the
+    /// type itself to clear both sides.
     ///
+    /// - Returns: The observers it unsubscribed, in subscription order. An observer that a callback
+    ///   unsubscribed first is not among them.
     /// - Complexity: O(*n*), where *n* is the number of observers.
-    func unsubscribeAll()
+    @discardableResult
+    func unsubscribeAll() -> [any GeneralSubscriber]
 
     /// Tells whether an observer is subscribed to this observable.
     ///
@@ -181,10 +186,15 @@ public protocol GeneralTrackingSubscriber: AnyObject, GeneralSubscriber {
     /// Unsubscribes from every observable it is subscribed to when the call starts.
     ///
     /// Each unsubscription goes through the observable's ``GeneralObservable/unsubscribe(_:)``,
-    /// so every callback fires as usual.
+    /// so every callback fires as usual. On a type that is also a ``GeneralObservable``, this
+    /// leaves the subscriptions only; call `unsubscribeAll()` on the type itself to clear both
+    /// sides.
     ///
+    /// - Returns: The observables it unsubscribed from, in subscription order. An observable that
+    ///   a callback unsubscribed it from first is not among them.
     /// - Complexity: O(*n*), where *n* is the number of subscriptions.
-    func unsubscribeAll()
+    @discardableResult
+    func unsubscribeAll() -> [any GeneralObservable]
 }
 
 // MARK: - Default implementations
@@ -226,11 +236,11 @@ extension GeneralObservable {
 
     /// Unsubscribes every current observer; see ``GeneralObservable/unsubscribeAll()``.
     ///
+    /// - Returns: The observers it unsubscribed, in subscription order.
     /// - Complexity: O(*n*), where *n* is the number of observers.
-    public func unsubscribeAll() {
-        for observer in subscriptionLedger._liveObservers() {
-            unsubscribe(observer)
-        }
+    @discardableResult
+    public func unsubscribeAll() -> [any GeneralSubscriber] {
+        subscriptionLedger._liveObservers().compactMap { unsubscribe($0) }
     }
 
     /// Tells whether an observer is subscribed; see ``GeneralObservable/amISubscribed(_:)``.
@@ -287,11 +297,11 @@ extension GeneralTrackingSubscriber {
 
     /// Unsubscribes from every current subscription; see ``GeneralTrackingSubscriber/unsubscribeAll()``.
     ///
+    /// - Returns: The observables it unsubscribed from, in subscription order.
     /// - Complexity: O(*n*), where *n* is the number of subscriptions.
-    public func unsubscribeAll() {
-        for observable in subscriptionLedger._liveSubscriptions() {
-            observable.unsubscribe(self)
-        }
+    @discardableResult
+    public func unsubscribeAll() -> [any GeneralObservable] {
+        subscriptionLedger._liveSubscriptions().filter { $0.unsubscribe(self) != nil }
     }
 
     /// Looks `observable` up in its own subscriptions.
@@ -310,19 +320,21 @@ extension GeneralTrackingSubscriber where Self: GeneralObservable {
 
     /// Unsubscribes all observers and then leaves all subscriptions.
     ///
-    /// A type that is both observable and tracking observer has one `unsubscribeAll()`, whichever
-    /// protocol it is called through, and it clears both sides. To clear one side only, unsubscribe
-    /// each of its ``GeneralObservable/observers``, or leave each of its
-    /// ``GeneralTrackingSubscriber/subscriptions``.
+    /// Called on a type that is both observable and tracking observer, `unsubscribeAll()` means
+    /// this method, which clears both sides. Each protocol's own requirement clears its side only,
+    /// as in RVS_GeneralObserver: ``GeneralObservable/unsubscribeAll()`` the observers and
+    /// ``GeneralTrackingSubscriber/unsubscribeAll()`` the subscriptions. Call through a protocol, or
+    /// name the result type (`let left: [any GeneralObservable] = hub.unsubscribeAll()`), to clear
+    /// one side.
     ///
+    /// - Returns: The observers it unsubscribed and the observables it unsubscribed from, each in
+    ///   subscription order.
     /// - Complexity: O(*n* + *m*) for *n* observers and *m* subscriptions.
-    public func unsubscribeAll() {
-        for observer in subscriptionLedger._liveObservers() {
-            unsubscribe(observer)
-        }
-        for observable in subscriptionLedger._liveSubscriptions() {
-            observable.unsubscribe(self)
-        }
+    @discardableResult
+    public func unsubscribeAll() -> (observers: [any GeneralSubscriber], subscriptions: [any GeneralObservable]) {
+        let observers: [any GeneralSubscriber] = unsubscribeAll()
+        let subscriptions: [any GeneralObservable] = unsubscribeAll()
+        return (observers, subscriptions)
     }
 }
 

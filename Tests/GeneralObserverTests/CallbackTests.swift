@@ -457,8 +457,9 @@ struct CallbackTests {
             #expect(observable.unsubscribe(second) === second)
         }
 
-        observable.unsubscribeAll()
+        let removed = observable.unsubscribeAll()
 
+        #expect(names(removed) == ["a", "c"], "the callback, not unsubscribeAll(), removed b")
         #expect(observable.observers.isEmpty)
         #expect(
             log.events
@@ -482,8 +483,9 @@ struct CallbackTests {
             }
         }
 
-        tracker.unsubscribeAll()
+        let left = tracker.unsubscribeAll()
 
+        #expect(names(left) == ["o1"], "the callback, not unsubscribeAll(), left o2")
         #expect(tracker.subscriptions.isEmpty)
         #expect(
             log.events

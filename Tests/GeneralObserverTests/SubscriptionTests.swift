@@ -292,8 +292,12 @@ struct SubscriptionTests {
         observable.subscribe(value)
         observable.subscribe(object)
 
-        observable.unsubscribeAll()
+        let removed = observable.unsubscribeAll()
 
+        #expect(names(removed) == ["t0", "t1", "t2", "v", "c"])
+        #expect(removed[0] as? TestTracker === trackers[0])
+        #expect(removed[4] as? ObjectObserver === object)
+        #expect(removed[3].uuid == value.uuid)
         #expect(observable.observers.isEmpty)
         #expect(observable.subscriptionLedger._entryCounts.observers == 0)
         for tracker in trackers {
@@ -317,8 +321,10 @@ struct SubscriptionTests {
             observable.subscribe(bystander)
         }
 
-        tracker.unsubscribeAll()
+        let left = tracker.unsubscribeAll()
 
+        #expect(names(left) == ["o0", "o1", "o2", "o3"])
+        #expect(zip(left, observables).allSatisfy { $0 === $1 })
         #expect(tracker.subscriptions.isEmpty)
         #expect(tracker.subscriptionLedger._entryCounts.subscriptions == 0)
         for observable in observables {
@@ -336,8 +342,8 @@ struct SubscriptionTests {
         let observable = TestObservable("o", log: log)
         let tracker = TestTracker("t", log: log)
 
-        observable.unsubscribeAll()
-        tracker.unsubscribeAll()
+        #expect(observable.unsubscribeAll().isEmpty)
+        #expect(tracker.unsubscribeAll().isEmpty)
 
         #expect(observable.observers.isEmpty)
         #expect(tracker.subscriptions.isEmpty)

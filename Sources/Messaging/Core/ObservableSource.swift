@@ -77,11 +77,14 @@ extension ObservableSource {
     ///
     /// - Complexity: O(*n*) for *n* observers.
     public func stopBeingObserved() {
-        // Not `unsubscribeAll()`: on an object that also observes, that would end its own
-        // observations too.
-        for observer in observers {
-            unsubscribe(observer)
-        }
+        _stopBeingObservedByAll()
+    }
+
+    /// Ends every observation of this observable and returns the observers whose observations ended.
+    @discardableResult
+    func _stopBeingObservedByAll() -> [any GeneralSubscriber] {
+        // Not `unsubscribeAll()`: on an object that also observes, that means both sides.
+        observers.compactMap { unsubscribe($0) }
     }
 
     /// Unsubscribes an observer: for an ``Observer``, ends all its observations of this observable.
@@ -112,9 +115,15 @@ extension ObservableSource where Self: Observer {
 
     /// Ends every observation of this object by others, then every observation it has of others.
     ///
+    /// Called on the object itself, `unsubscribeAll()` means this method. Through
+    /// ``GeneralObservable`` it ends the observations by others only, and through ``Observer`` or
+    /// ``GeneralTrackingSubscriber`` its own observations only.
+    ///
+    /// - Returns: The observers whose observations ended and the observables it stopped observing,
+    ///   each in the order the observations began.
     /// - Complexity: O(*n* + *m*) for *n* observers and *m* observations.
-    public func unsubscribeAll() {
-        stopBeingObserved()
-        stopObserving()
+    @discardableResult
+    public func unsubscribeAll() -> (observers: [any GeneralSubscriber], subscriptions: [any GeneralObservable]) {
+        (_stopBeingObservedByAll(), _stopObservingAll())
     }
 }
