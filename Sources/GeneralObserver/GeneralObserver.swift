@@ -103,10 +103,14 @@ public protocol GeneralObservable: AnyObject {
 
     /// Tells whether an observer is subscribed to this observable.
     ///
+    /// It takes an existential, as RVS_GeneralObserver's does, so that an element of ``observers``
+    /// can be passed anywhere, including inside `#expect` of Swift Testing (a macro argument is not
+    /// opened the way a generic call opens an existential). A concrete observer converts implicitly.
+    ///
     /// - Parameter observer: The observer to look for (matched by ``GeneralSubscriber/uuid``).
     /// - Returns: `true` if it is subscribed.
     /// - Complexity: O(1) on average.
-    func amISubscribed<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Bool
+    func amISubscribed(_ observer: any GeneralSubscriber) -> Bool
 
     /// Called after an observer subscribed (`didSubscribe == true`) or unsubscribed (`false`).
     ///
@@ -248,7 +252,7 @@ extension GeneralObservable {
     /// - Parameter observer: The observer to look for.
     /// - Returns: `true` if it is subscribed.
     /// - Complexity: O(1) on average.
-    public func amISubscribed<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Bool {
+    public func amISubscribed(_ observer: any GeneralSubscriber) -> Bool {
         // Both ledgers always agree. A tracking observer's own table is small (its subscriptions),
         // so asking it touches less memory than a lookup in a table of every observer.
         if let tracker = observer as? any GeneralTrackingSubscriber {
@@ -317,6 +321,19 @@ extension GeneralTrackingSubscriber {
 extension GeneralTrackingSubscriber where Self: GeneralObservable {
     /// The ledger's identity, shared by both roles.
     public var uuid: UUID { subscriptionLedger.uuid }
+
+    /// Looks `observable` up in its own subscriptions: "am I subscribed to it?".
+    ///
+    /// Called on a type in both roles with another such type, `amISubscribed(_:)` asks this
+    /// question, the observer's. Ask the observable's question, "is it subscribed to me?", through
+    /// the observable role: `(hub as any GeneralObservable).amISubscribed(other)`.
+    ///
+    /// - Parameter observable: The observable to look for (matched by ``GeneralObservable/uuid``).
+    /// - Returns: `true` if it is subscribed.
+    /// - Complexity: O(1) on average.
+    public func amISubscribed(_ observable: any GeneralObservable) -> Bool {
+        subscriptionLedger._hasSubscription(observable.uuid)
+    }
 
     /// Unsubscribes all observers and then leaves all subscriptions.
     ///

@@ -103,6 +103,27 @@ struct SubscriptionTests {
         #expect(!observable.amISubscribed(value))
     }
 
+    @Test func amISubscribedTakesTheListedObserversInsideExpect() {
+        let observable = TestObservable("o")
+        let other = TestObservable("other")
+        let tracker = TestTracker("t")
+        let object = ObjectObserver("c")
+        observable.subscribe(tracker)
+        observable.subscribe(object)
+        observable.subscribe(ValueObserver("v"))
+
+        let listed: [any GeneralSubscriber] = observable.observers
+        #expect(names(listed) == ["t", "c", "v"])
+        for observer in listed {
+            #expect(observable.amISubscribed(observer), "\(displayName(of: observer))")
+            #expect(!other.amISubscribed(observer), "\(displayName(of: observer))")
+        }
+        observable.unsubscribe(object)
+        #expect(!observable.amISubscribed(listed[1]))
+        #expect(observable.amISubscribed(listed[0]) && observable.amISubscribed(listed[2]))
+        withExtendedLifetime((tracker, object)) {}
+    }
+
     @Test func amISubscribedAgreesOnBothSides() {
         let observable = TestObservable("o")
         let other = TestObservable("other")
