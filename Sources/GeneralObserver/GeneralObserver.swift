@@ -21,6 +21,22 @@ import Android
 
 // MARK: - Protocols
 
+#if compiler(>=6.2)
+/// What both roles inherit so that no conformance to them can be isolated to a global actor.
+///
+/// The relationships are shared by every thread: an observable lists its observers, and calls
+/// back, on whichever thread changes or reads them. A conformance isolated to an actor
+/// (`@MainActor final class Panel: @MainActor GeneralSubscriber`) could only be used on that
+/// actor; elsewhere the casts the default implementations rely on would fail, and the observer
+/// would vanish from ``GeneralObservable/observers`` and survive ``GeneralObservable/unsubscribeAll()``.
+/// Inheriting `SendableMetatype` makes the compiler reject such conformances instead (SE-0470).
+/// Before Swift 6.2 there are no isolated conformances, and this is `Any`.
+public typealias _GeneralObserverSendableMetatype = SendableMetatype
+#else
+/// What both roles inherit; `Any` before Swift 6.2, which has no isolated conformances to reject.
+public typealias _GeneralObserverSendableMetatype = Any
+#endif
+
 /// A type that observers can subscribe to.
 ///
 /// Conform a class in two lines: store a ``SubscriptionLedger`` and the protocol's default
@@ -39,7 +55,12 @@ import Android
 ///
 /// The default implementations are thread-safe: every operation takes the ledger's lock for a few
 /// instructions and runs the callbacks after releasing it.
-public protocol GeneralObservable: AnyObject {
+///
+/// A conformance cannot be isolated to a global actor: the protocol inherits `SendableMetatype`,
+/// so `@MainActor final class Panel: @MainActor GeneralObservable` does not compile, because
+/// other threads could not use it. An actor-isolated class may still conform, with nonisolated
+/// implementations of the requirements it provides. See <doc:MemoryAndThreads>.
+public protocol GeneralObservable: AnyObject, _GeneralObserverSendableMetatype {
     /// The stable identity of this observable.
     ///
     /// The default implementation returns the ledger's ``SubscriptionLedger/uuid``. If you provide
@@ -135,7 +156,13 @@ public protocol GeneralObservable: AnyObject {
 /// A value-type observer is copied into the observables it subscribes to; a class-type observer
 /// is held weakly. Use ``GeneralTrackingSubscriber`` for a class that also needs to know what it
 /// is subscribed to.
-public protocol GeneralSubscriber {
+///
+/// A conformance cannot be isolated to a global actor: the protocol inherits `SendableMetatype`,
+/// so `@MainActor final class Panel: @MainActor GeneralSubscriber` does not compile. An observable
+/// lists and unsubscribes its observers on any thread, where an isolated conformance could not be
+/// used. An actor-isolated class may still conform, with nonisolated implementations of the
+/// requirements it provides. See <doc:MemoryAndThreads>.
+public protocol GeneralSubscriber: _GeneralObserverSendableMetatype {
     /// The stable identity of this observer; observables recognise it by this value.
     var uuid: UUID { get }
 
