@@ -21,6 +21,22 @@ import Android
 
 // MARK: - Protocols
 
+#if compiler(>=6.2)
+/// What both roles inherit so that no conformance to them can be isolated to a global actor.
+///
+/// The relationships are shared by every thread: an observable lists its observers, and calls
+/// back, on whichever thread changes or reads them. A conformance isolated to an actor
+/// (`@MainActor final class Panel: @MainActor GeneralSubscriber`) could only be used on that
+/// actor; elsewhere the casts the default implementations rely on would fail, and the observer
+/// would vanish from ``GeneralObservable/observers`` and survive ``GeneralObservable/unsubscribeAll()``.
+/// Inheriting `SendableMetatype` makes the compiler reject such conformances instead (SE-0470).
+/// Before Swift 6.2 there are no isolated conformances, and this is `Any`.
+public typealias _GeneralObserverSendableMetatype = SendableMetatype
+#else
+/// What both roles inherit; `Any` before Swift 6.2, which has no isolated conformances to reject.
+public typealias _GeneralObserverSendableMetatype = Any
+#endif
+
 /// A type that observers can subscribe to.
 ///
 /// Conform a class in two lines: store a ``SubscriptionLedger`` and the protocol's default
@@ -39,7 +55,12 @@ import Android
 ///
 /// The default implementations are thread-safe: every operation takes the ledger's lock for a few
 /// instructions and runs the callbacks after releasing it.
-public protocol GeneralObservable: AnyObject {
+///
+/// A conformance cannot be isolated to a global actor: the protocol inherits `SendableMetatype`,
+/// so `@MainActor final class Panel: @MainActor GeneralObservable` does not compile, because
+/// other threads could not use it. An actor-isolated class may still conform, with nonisolated
+/// implementations of the requirements it provides. See <doc:MemoryAndThreads>.
+public protocol GeneralObservable: AnyObject, _GeneralObserverSendableMetatype {
     /// The stable identity of this observable.
     ///
     /// The default implementation returns the ledger's ``SubscriptionLedger/uuid``. If you provide
@@ -60,9 +81,9 @@ public protocol GeneralObservable: AnyObject {
     /// Subscribes an observer.
     ///
     /// If the observer is a ``GeneralTrackingSubscriber``, its ``GeneralTrackingSubscriber/subscriptions``
-    /// are updated in the same atomic step. After the change, outside any lock, the observer's
-    /// ``GeneralSubscriber/subscribedTo(_:)`` and then this observable's
-    /// ``observer(_:didSubscribe:)`` are called, once each.
+    /// are updated in the same atomic step. After the change, outside any lock, this observable's
+    /// ``observer(_:didSubscribe:)`` and then the observer's ``GeneralSubscriber/subscribedTo(_:)``
+    /// are called, once each: the observable hears of it first, as in RVS_GeneralObserver.
     ///
     /// An object that is both observable and observer may subscribe to itself; it is then treated
     /// like any other pair (and, since class observers are held weakly, it does not leak).
@@ -76,9 +97,9 @@ public protocol GeneralObservable: AnyObject {
 
     /// Unsubscribes an observer.
     ///
-    /// Both ends of the relationship are updated in one atomic step; then, outside any lock, the
-    /// observer's ``GeneralSubscriber/unsubscribedFrom(_:)`` and this observable's
-    /// ``observer(_:didSubscribe:)`` (with `false`) are called, once each. It is safe to call from
+    /// Both ends of the relationship are updated in one atomic step; then, outside any lock, this
+    /// observable's ``observer(_:didSubscribe:)`` (with `false`) and then the observer's
+    /// ``GeneralSubscriber/unsubscribedFrom(_:)`` are called, once each. It is safe to call from
     /// inside any callback.
     ///
     /// - Parameter observer: The observer to unsubscribe.
@@ -90,23 +111,33 @@ public protocol GeneralObservable: AnyObject {
 
     /// Unsubscribes every observer that is subscribed when the call starts, in subscription order.
     ///
-    /// Each observer gets its ``GeneralSubscriber/unsubscribedFrom(_:)`` callback. An observer that
-    /// subscribes while this call runs stays subscribed.
+    /// Each unsubscription goes through ``unsubscribe(_:)``, so every callback fires as usual. An
+    /// observer that subscribes while this call runs stays subscribed. On a type that is also a
+    /// ``GeneralTrackingSubscriber``, this clears the observers only; call `unsubscribeAll()` on the
+    /// type itself to clear both sides.
     ///
+    /// - Returns: The observers it unsubscribed, in subscription order. An observer that a callback
+    ///   unsubscribed first is not among them.
     /// - Complexity: O(*n*), where *n* is the number of observers.
-    func unsubscribeAll()
+    @discardableResult
+    func unsubscribeAll() -> [any GeneralSubscriber]
 
     /// Tells whether an observer is subscribed to this observable.
+    ///
+    /// It takes an existential, as RVS_GeneralObserver's does, so that an element of ``observers``
+    /// can be passed anywhere, including inside `#expect` of Swift Testing (a macro argument is not
+    /// opened the way a generic call opens an existential). A concrete observer converts implicitly.
     ///
     /// - Parameter observer: The observer to look for (matched by ``GeneralSubscriber/uuid``).
     /// - Returns: `true` if it is subscribed.
     /// - Complexity: O(1) on average.
-    func amISubscribed<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Bool
+    func amISubscribed(_ observer: any GeneralSubscriber) -> Bool
 
     /// Called after an observer subscribed (`didSubscribe == true`) or unsubscribed (`false`).
     ///
     /// Optional: the default does nothing. It is called exactly once per change, after the change,
-    /// never while a lock is held, on the thread that made the change.
+    /// never while a lock is held, on the thread that made the change, and before the observer's
+    /// ``GeneralSubscriber/subscribedTo(_:)`` or ``GeneralSubscriber/unsubscribedFrom(_:)``.
     ///
     /// - Parameters:
     ///   - observer: The observer that subscribed or unsubscribed.
@@ -125,22 +156,30 @@ public protocol GeneralObservable: AnyObject {
 /// A value-type observer is copied into the observables it subscribes to; a class-type observer
 /// is held weakly. Use ``GeneralTrackingSubscriber`` for a class that also needs to know what it
 /// is subscribed to.
-public protocol GeneralSubscriber {
+///
+/// A conformance cannot be isolated to a global actor: the protocol inherits `SendableMetatype`,
+/// so `@MainActor final class Panel: @MainActor GeneralSubscriber` does not compile. An observable
+/// lists and unsubscribes its observers on any thread, where an isolated conformance could not be
+/// used. An actor-isolated class may still conform, with nonisolated implementations of the
+/// requirements it provides. See <doc:MemoryAndThreads>.
+public protocol GeneralSubscriber: _GeneralObserverSendableMetatype {
     /// The stable identity of this observer; observables recognise it by this value.
     var uuid: UUID { get }
 
     /// Called after this observer was subscribed to `observable`.
     ///
-    /// Optional: the default does nothing. Called once per subscription, after it took effect,
-    /// never while a lock is held.
+    /// Optional: the default does nothing. Called once per subscription, after it took effect and
+    /// after the observable's ``GeneralObservable/observer(_:didSubscribe:)``, never while a lock
+    /// is held.
     ///
     /// - Parameter observable: The observable it is now subscribed to.
     func subscribedTo(_ observable: any GeneralObservable)
 
     /// Called after this observer was unsubscribed from `observable`.
     ///
-    /// Optional: the default does nothing. Called once per unsubscription, after it took effect,
-    /// never while a lock is held. It is not called when either side is deallocated.
+    /// Optional: the default does nothing. Called once per unsubscription, after it took effect and
+    /// after the observable's ``GeneralObservable/observer(_:didSubscribe:)``, never while a lock
+    /// is held. It is not called when either side is deallocated.
     ///
     /// - Parameter observable: The observable it is no longer subscribed to.
     func unsubscribedFrom(_ observable: any GeneralObservable)
@@ -178,10 +217,15 @@ public protocol GeneralTrackingSubscriber: AnyObject, GeneralSubscriber {
     /// Unsubscribes from every observable it is subscribed to when the call starts.
     ///
     /// Each unsubscription goes through the observable's ``GeneralObservable/unsubscribe(_:)``,
-    /// so every callback fires as usual.
+    /// so every callback fires as usual. On a type that is also a ``GeneralObservable``, this
+    /// leaves the subscriptions only; call `unsubscribeAll()` on the type itself to clear both
+    /// sides.
     ///
+    /// - Returns: The observables it unsubscribed from, in subscription order. An observable that
+    ///   a callback unsubscribed it from first is not among them.
     /// - Complexity: O(*n*), where *n* is the number of subscriptions.
-    func unsubscribeAll()
+    @discardableResult
+    func unsubscribeAll() -> [any GeneralObservable]
 }
 
 // MARK: - Default implementations
@@ -203,8 +247,8 @@ extension GeneralObservable {
     @discardableResult
     public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
         guard SubscriptionLedger.recordSubscription(of: observer, to: self) else { return nil }
-        observer.subscribedTo(self)
         self.observer(observer, didSubscribe: true)
+        observer.subscribedTo(self)
         return observer
     }
 
@@ -216,18 +260,18 @@ extension GeneralObservable {
     @discardableResult
     public func unsubscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
         guard SubscriptionLedger.eraseSubscription(of: observer, from: self) else { return nil }
-        observer.unsubscribedFrom(self)
         self.observer(observer, didSubscribe: false)
+        observer.unsubscribedFrom(self)
         return observer
     }
 
     /// Unsubscribes every current observer; see ``GeneralObservable/unsubscribeAll()``.
     ///
+    /// - Returns: The observers it unsubscribed, in subscription order.
     /// - Complexity: O(*n*), where *n* is the number of observers.
-    public func unsubscribeAll() {
-        for observer in subscriptionLedger._liveObservers() {
-            unsubscribe(observer)
-        }
+    @discardableResult
+    public func unsubscribeAll() -> [any GeneralSubscriber] {
+        subscriptionLedger._liveObservers().compactMap { unsubscribe($0) }
     }
 
     /// Tells whether an observer is subscribed; see ``GeneralObservable/amISubscribed(_:)``.
@@ -235,7 +279,7 @@ extension GeneralObservable {
     /// - Parameter observer: The observer to look for.
     /// - Returns: `true` if it is subscribed.
     /// - Complexity: O(1) on average.
-    public func amISubscribed<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Bool {
+    public func amISubscribed(_ observer: any GeneralSubscriber) -> Bool {
         // Both ledgers always agree. A tracking observer's own table is small (its subscriptions),
         // so asking it touches less memory than a lookup in a table of every observer.
         if let tracker = observer as? any GeneralTrackingSubscriber {
@@ -284,11 +328,11 @@ extension GeneralTrackingSubscriber {
 
     /// Unsubscribes from every current subscription; see ``GeneralTrackingSubscriber/unsubscribeAll()``.
     ///
+    /// - Returns: The observables it unsubscribed from, in subscription order.
     /// - Complexity: O(*n*), where *n* is the number of subscriptions.
-    public func unsubscribeAll() {
-        for observable in subscriptionLedger._liveSubscriptions() {
-            observable.unsubscribe(self)
-        }
+    @discardableResult
+    public func unsubscribeAll() -> [any GeneralObservable] {
+        subscriptionLedger._liveSubscriptions().filter { $0.unsubscribe(self) != nil }
     }
 
     /// Looks `observable` up in its own subscriptions.
@@ -305,21 +349,36 @@ extension GeneralTrackingSubscriber where Self: GeneralObservable {
     /// The ledger's identity, shared by both roles.
     public var uuid: UUID { subscriptionLedger.uuid }
 
+    /// Looks `observable` up in its own subscriptions: "am I subscribed to it?".
+    ///
+    /// Called on a type in both roles with another such type, `amISubscribed(_:)` asks this
+    /// question, the observer's. Ask the observable's question, "is it subscribed to me?", through
+    /// the observable role: `(hub as any GeneralObservable).amISubscribed(other)`.
+    ///
+    /// - Parameter observable: The observable to look for (matched by ``GeneralObservable/uuid``).
+    /// - Returns: `true` if it is subscribed.
+    /// - Complexity: O(1) on average.
+    public func amISubscribed(_ observable: any GeneralObservable) -> Bool {
+        subscriptionLedger._hasSubscription(observable.uuid)
+    }
+
     /// Unsubscribes all observers and then leaves all subscriptions.
     ///
-    /// A type that is both observable and tracking observer has one `unsubscribeAll()`, whichever
-    /// protocol it is called through, and it clears both sides. To clear one side only, unsubscribe
-    /// each of its ``GeneralObservable/observers``, or leave each of its
-    /// ``GeneralTrackingSubscriber/subscriptions``.
+    /// Called on a type that is both observable and tracking observer, `unsubscribeAll()` means
+    /// this method, which clears both sides. Each protocol's own requirement clears its side only,
+    /// as in RVS_GeneralObserver: ``GeneralObservable/unsubscribeAll()`` the observers and
+    /// ``GeneralTrackingSubscriber/unsubscribeAll()`` the subscriptions. Call through a protocol, or
+    /// name the result type (`let left: [any GeneralObservable] = hub.unsubscribeAll()`), to clear
+    /// one side.
     ///
+    /// - Returns: The observers it unsubscribed and the observables it unsubscribed from, each in
+    ///   subscription order.
     /// - Complexity: O(*n* + *m*) for *n* observers and *m* subscriptions.
-    public func unsubscribeAll() {
-        for observer in subscriptionLedger._liveObservers() {
-            unsubscribe(observer)
-        }
-        for observable in subscriptionLedger._liveSubscriptions() {
-            observable.unsubscribe(self)
-        }
+    @discardableResult
+    public func unsubscribeAll() -> (observers: [any GeneralSubscriber], subscriptions: [any GeneralObservable]) {
+        let observers: [any GeneralSubscriber] = unsubscribeAll()
+        let subscriptions: [any GeneralObservable] = unsubscribeAll()
+        return (observers, subscriptions)
     }
 }
 

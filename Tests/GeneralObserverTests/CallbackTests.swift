@@ -138,7 +138,7 @@ private final class HookedObservable: GeneralObservable, Named {
 
 @Suite("Callbacks")
 struct CallbackTests {
-    @Test func subscribeFiresSubscribedToThenDidSubscribeOnce() {
+    @Test func subscribeTellsTheObservableFirstThenTheObserverOnce() {
         let log = EventLog()
         let observable = TestObservable("o", log: log)
         let tracker = TestTracker("t", log: log)
@@ -150,13 +150,18 @@ struct CallbackTests {
         observable.subscribe(object)
 
         #expect(
+            log.events.prefix(2) == [
+                .didSubscribe(observable: "o", observer: "t"), .subscribedTo(observer: "t", observable: "o"),
+            ]
+        )
+        #expect(
             log.events
                 == Event.subscription("t", to: "o") + Event.subscription("v", to: "o")
                 + Event.subscription("c", to: "o")
         )
     }
 
-    @Test func unsubscribeFiresUnsubscribedFromThenDidUnsubscribeOnce() {
+    @Test func unsubscribeTellsTheObservableFirstThenTheObserverOnce() {
         let log = EventLog()
         let observable = TestObservable("o", log: log)
         let tracker = TestTracker("t", log: log)
@@ -171,6 +176,11 @@ struct CallbackTests {
         observable.unsubscribe(tracker)
         observable.unsubscribe(object)
 
+        #expect(
+            log.events.prefix(2) == [
+                .didUnsubscribe(observable: "o", observer: "v"), .unsubscribedFrom(observer: "v", observable: "o"),
+            ]
+        )
         #expect(
             log.events
                 == Event.unsubscription("v", from: "o") + Event.unsubscription("t", from: "o")
@@ -294,16 +304,8 @@ struct CallbackTests {
         #expect(!tracker.amISubscribed(observable))
         #expect(observable.observers.isEmpty)
         #expect(tracker.subscriptions.isEmpty)
-        // The nested unsubscription completes, callbacks included, before the outer subscription
-        // delivers its last callback; so the observable hears `false` before `true`.
-        #expect(
-            log.events == [
-                .subscribedTo(observer: "t", observable: "o"),
-                .unsubscribedFrom(observer: "t", observable: "o"),
-                .didUnsubscribe(observable: "o", observer: "t"),
-                .didSubscribe(observable: "o", observer: "t"),
-            ]
-        )
+        // `subscribedTo` is the subscription's last callback, so the nested unsubscription follows it.
+        #expect(log.events == Event.subscription("t", to: "o") + Event.unsubscription("t", from: "o"))
     }
 
     @Test func unsubscribingInsideDidSubscribeWorks() {
@@ -320,7 +322,17 @@ struct CallbackTests {
 
         #expect(observable.observers.isEmpty)
         #expect(tracker.subscriptions.isEmpty)
-        #expect(log.events == Event.subscription("t", to: "o") + Event.unsubscription("t", from: "o"))
+        // The observable hears first, so the nested unsubscription completes, callbacks included,
+        // before the outer subscription delivers its last callback: the observer hears `subscribedTo`
+        // after `unsubscribedFrom`.
+        #expect(
+            log.events == [
+                .didSubscribe(observable: "o", observer: "t"),
+                .didUnsubscribe(observable: "o", observer: "t"),
+                .unsubscribedFrom(observer: "t", observable: "o"),
+                .subscribedTo(observer: "t", observable: "o"),
+            ]
+        )
     }
 
     @Test func subscribingInsideACallbackWorks() {
@@ -338,7 +350,14 @@ struct CallbackTests {
 
         #expect(names(observable.observers) == ["t", "f"])
         #expect(names(follower.subscriptions) == ["o"])
-        #expect(log.events == Event.subscription("t", to: "o") + Event.subscription("f", to: "o"))
+        #expect(
+            log.events == [
+                .didSubscribe(observable: "o", observer: "t"),
+                .didSubscribe(observable: "o", observer: "f"),
+                .subscribedTo(observer: "f", observable: "o"),
+                .subscribedTo(observer: "t", observable: "o"),
+            ]
+        )
     }
 
     @Test func resubscribingInsideUnsubscribedFromLeavesItSubscribed() {
@@ -356,14 +375,7 @@ struct CallbackTests {
 
         #expect(observable.amISubscribed(tracker))
         #expect(tracker.amISubscribed(observable))
-        #expect(
-            log.events == [
-                .unsubscribedFrom(observer: "t", observable: "o"),
-                .subscribedTo(observer: "t", observable: "o"),
-                .didSubscribe(observable: "o", observer: "t"),
-                .didUnsubscribe(observable: "o", observer: "t"),
-            ]
-        )
+        #expect(log.events == Event.unsubscription("t", from: "o") + Event.subscription("t", to: "o"))
     }
 
     @Test func observableUnsubscribeAllFiresInSubscriptionOrder() {
@@ -425,8 +437,8 @@ struct CallbackTests {
         #expect(names(latecomer.subscriptions) == ["o"])
         #expect(
             log.events
-                == [.unsubscribedFrom(observer: "a", observable: "o")] + Event.subscription("late", to: "o")
-                + [.didUnsubscribe(observable: "o", observer: "a")] + Event.unsubscription("b", from: "o")
+                == Event.unsubscription("a", from: "o") + Event.subscription("late", to: "o")
+                + Event.unsubscription("b", from: "o")
         )
         withExtendedLifetime((first, second)) {}
     }
@@ -445,13 +457,14 @@ struct CallbackTests {
             #expect(observable.unsubscribe(second) === second)
         }
 
-        observable.unsubscribeAll()
+        let removed = observable.unsubscribeAll()
 
+        #expect(names(removed) == ["a", "c"], "the callback, not unsubscribeAll(), removed b")
         #expect(observable.observers.isEmpty)
         #expect(
             log.events
-                == [.unsubscribedFrom(observer: "a", observable: "o")] + Event.unsubscription("b", from: "o")
-                + [.didUnsubscribe(observable: "o", observer: "a")] + Event.unsubscription("c", from: "o")
+                == Event.unsubscription("a", from: "o") + Event.unsubscription("b", from: "o")
+                + Event.unsubscription("c", from: "o")
         )
         withExtendedLifetime((first, second, third)) {}
     }
@@ -470,13 +483,13 @@ struct CallbackTests {
             }
         }
 
-        tracker.unsubscribeAll()
+        let left = tracker.unsubscribeAll()
 
+        #expect(names(left) == ["o1"], "the callback, not unsubscribeAll(), left o2")
         #expect(tracker.subscriptions.isEmpty)
         #expect(
             log.events
-                == [.unsubscribedFrom(observer: "t", observable: "o1")] + Event.unsubscription("t", from: "o2")
-                + [.didUnsubscribe(observable: "o1", observer: "t")]
+                == Event.unsubscription("t", from: "o1") + Event.unsubscription("t", from: "o2")
         )
         withExtendedLifetime((first, second)) {}
     }

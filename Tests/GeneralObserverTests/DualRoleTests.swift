@@ -18,8 +18,10 @@ struct DualRoleTests {
         hub.subscribe(downstream[1])
         _ = log.take()
 
-        hub.unsubscribeAll()
+        let removed = hub.unsubscribeAll()
 
+        #expect(names(removed.observers) == ["down0", "v", "down1"])
+        #expect(names(removed.subscriptions) == ["up0", "up1"])
         #expect(hub.observers.isEmpty)
         #expect(hub.subscriptions.isEmpty)
         #expect(upstream.allSatisfy { $0.observers.isEmpty })
@@ -32,35 +34,88 @@ struct DualRoleTests {
         )
     }
 
-    @Test func unsubscribeAllClearsBothSidesWhicheverProtocolItIsCalledThrough() {
-        func fill(_ hub: TestHub, _ upstream: TestObservable, _ downstream: TestTracker) {
-            upstream.subscribe(hub)
-            hub.subscribe(downstream)
+    /// Which side of a hub an `unsubscribeAll()` call clears, by how it is called.
+    enum UnsubscribeAllCall: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case onTheHub = "hub.unsubscribeAll()"
+        case inGenericCodeForBothRoles = "<Hub: GeneralObservable & GeneralTrackingSubscriber>"
+        case throughAnyGeneralObservable = "(hub as any GeneralObservable).unsubscribeAll()"
+        case inGenericObservableCode = "<Observable: GeneralObservable>"
+        case asObserversResult = "let _: [any GeneralSubscriber] = hub.unsubscribeAll()"
+        case throughAnyGeneralTrackingSubscriber = "(hub as any GeneralTrackingSubscriber).unsubscribeAll()"
+        case inGenericTrackerCode = "<Tracker: GeneralTrackingSubscriber>"
+        case asSubscriptionsResult = "let _: [any GeneralObservable] = hub.unsubscribeAll()"
+
+        var testDescription: String { rawValue }
+
+        /// Whether the call unsubscribes the hub's observers.
+        var clearsObservers: Bool {
+            switch self {
+            case .onTheHub, .inGenericCodeForBothRoles, .throughAnyGeneralObservable, .inGenericObservableCode,
+                .asObserversResult:
+                true
+            default: false
+            }
         }
-        func callThroughObservable<Observable: GeneralObservable>(_ observable: Observable) {
-            observable.unsubscribeAll()
+
+        /// Whether the call unsubscribes the hub from what it is subscribed to.
+        var clearsSubscriptions: Bool {
+            switch self {
+            case .onTheHub, .inGenericCodeForBothRoles, .throughAnyGeneralTrackingSubscriber, .inGenericTrackerCode,
+                .asSubscriptionsResult:
+                true
+            default: false
+            }
         }
-        func callThroughTracker<Tracker: GeneralTrackingSubscriber>(_ tracker: Tracker) {
-            tracker.unsubscribeAll()
+
+        /// Makes the call and returns the names of what it reports it removed from each side.
+        func apply(_ hub: TestHub) -> (observers: [String]?, subscriptions: [String]?) {
+            func both<Hub: GeneralObservable & GeneralTrackingSubscriber>(_ hub: Hub) -> (
+                observers: [any GeneralSubscriber], subscriptions: [any GeneralObservable]
+            ) { hub.unsubscribeAll() }
+            func observable<Observable: GeneralObservable>(_ observable: Observable) -> [any GeneralSubscriber] {
+                observable.unsubscribeAll()
+            }
+            func tracker<Tracker: GeneralTrackingSubscriber>(_ tracker: Tracker) -> [any GeneralObservable] {
+                tracker.unsubscribeAll()
+            }
+            switch self {
+            case .onTheHub:
+                let removed = hub.unsubscribeAll()
+                return (names(removed.observers), names(removed.subscriptions))
+            case .inGenericCodeForBothRoles:
+                let removed = both(hub)
+                return (names(removed.observers), names(removed.subscriptions))
+            case .throughAnyGeneralObservable: return (names((hub as any GeneralObservable).unsubscribeAll()), nil)
+            case .inGenericObservableCode: return (names(observable(hub)), nil)
+            case .asObserversResult:
+                let removed: [any GeneralSubscriber] = hub.unsubscribeAll()
+                return (names(removed), nil)
+            case .throughAnyGeneralTrackingSubscriber:
+                return (nil, names((hub as any GeneralTrackingSubscriber).unsubscribeAll()))
+            case .inGenericTrackerCode: return (nil, names(tracker(hub)))
+            case .asSubscriptionsResult:
+                let left: [any GeneralObservable] = hub.unsubscribeAll()
+                return (nil, names(left))
+            }
         }
+    }
+
+    @Test(arguments: UnsubscribeAllCall.allCases)
+    func unsubscribeAllOnTheHubClearsBothSidesAndThroughOneRoleThatRolesSide(call: UnsubscribeAllCall) {
         let hub = TestHub("h")
         let upstream = TestObservable("up")
         let downstream = TestTracker("down")
-        let calls: [(String, () -> Void)] = [
-            ("any GeneralObservable", { (hub as any GeneralObservable).unsubscribeAll() }),
-            ("any GeneralTrackingSubscriber", { (hub as any GeneralTrackingSubscriber).unsubscribeAll() }),
-            ("generic observable", { callThroughObservable(hub) }),
-            ("generic tracker", { callThroughTracker(hub) }),
-        ]
+        upstream.subscribe(hub)
+        hub.subscribe(downstream)
 
-        for (label, call) in calls {
-            fill(hub, upstream, downstream)
-            call()
-            #expect(hub.observers.isEmpty, "\(label)")
-            #expect(hub.subscriptions.isEmpty, "\(label)")
-            #expect(upstream.observers.isEmpty, "\(label)")
-            #expect(downstream.subscriptions.isEmpty, "\(label)")
-        }
+        let (observers, subscriptions) = call.apply(hub)
+
+        #expect(observers == (call.clearsObservers ? ["down"] : nil))
+        #expect(subscriptions == (call.clearsSubscriptions ? ["up"] : nil))
+        #expect(names(hub.observers) == (call.clearsObservers ? [] : ["down"]))
+        #expect(names(downstream.subscriptions) == (call.clearsObservers ? [] : ["h"]))
+        #expect(names(hub.subscriptions) == (call.clearsSubscriptions ? [] : ["up"]))
+        #expect(names(upstream.observers) == (call.clearsSubscriptions ? [] : ["h"]))
     }
 
     @Test func oneSideCanBeClearedByUnsubscribingEachCounterpart() {

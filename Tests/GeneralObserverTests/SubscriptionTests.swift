@@ -103,6 +103,27 @@ struct SubscriptionTests {
         #expect(!observable.amISubscribed(value))
     }
 
+    @Test func amISubscribedTakesTheListedObserversInsideExpect() {
+        let observable = TestObservable("o")
+        let other = TestObservable("other")
+        let tracker = TestTracker("t")
+        let object = ObjectObserver("c")
+        observable.subscribe(tracker)
+        observable.subscribe(object)
+        observable.subscribe(ValueObserver("v"))
+
+        let listed: [any GeneralSubscriber] = observable.observers
+        #expect(names(listed) == ["t", "c", "v"])
+        for observer in listed {
+            #expect(observable.amISubscribed(observer), "\(displayName(of: observer))")
+            #expect(!other.amISubscribed(observer), "\(displayName(of: observer))")
+        }
+        observable.unsubscribe(object)
+        #expect(!observable.amISubscribed(listed[1]))
+        #expect(observable.amISubscribed(listed[0]) && observable.amISubscribed(listed[2]))
+        withExtendedLifetime((tracker, object)) {}
+    }
+
     @Test func amISubscribedAgreesOnBothSides() {
         let observable = TestObservable("o")
         let other = TestObservable("other")
@@ -292,8 +313,12 @@ struct SubscriptionTests {
         observable.subscribe(value)
         observable.subscribe(object)
 
-        observable.unsubscribeAll()
+        let removed = observable.unsubscribeAll()
 
+        #expect(names(removed) == ["t0", "t1", "t2", "v", "c"])
+        #expect(removed[0] as? TestTracker === trackers[0])
+        #expect(removed[4] as? ObjectObserver === object)
+        #expect(removed[3].uuid == value.uuid)
         #expect(observable.observers.isEmpty)
         #expect(observable.subscriptionLedger._entryCounts.observers == 0)
         for tracker in trackers {
@@ -317,8 +342,10 @@ struct SubscriptionTests {
             observable.subscribe(bystander)
         }
 
-        tracker.unsubscribeAll()
+        let left = tracker.unsubscribeAll()
 
+        #expect(names(left) == ["o0", "o1", "o2", "o3"])
+        #expect(zip(left, observables).allSatisfy { $0 === $1 })
         #expect(tracker.subscriptions.isEmpty)
         #expect(tracker.subscriptionLedger._entryCounts.subscriptions == 0)
         for observable in observables {
@@ -336,8 +363,8 @@ struct SubscriptionTests {
         let observable = TestObservable("o", log: log)
         let tracker = TestTracker("t", log: log)
 
-        observable.unsubscribeAll()
-        tracker.unsubscribeAll()
+        #expect(observable.unsubscribeAll().isEmpty)
+        #expect(tracker.unsubscribeAll().isEmpty)
 
         #expect(observable.observers.isEmpty)
         #expect(tracker.subscriptions.isEmpty)

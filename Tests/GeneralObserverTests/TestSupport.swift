@@ -31,16 +31,16 @@ enum Event: Hashable, Sendable, CustomStringConvertible {
     /// The two callbacks of one subscription, in the order they fire.
     static func subscription(_ observer: String, to observable: String) -> [Event] {
         [
-            .subscribedTo(observer: observer, observable: observable),
             .didSubscribe(observable: observable, observer: observer),
+            .subscribedTo(observer: observer, observable: observable),
         ]
     }
 
     /// The two callbacks of one unsubscription, in the order they fire.
     static func unsubscription(_ observer: String, from observable: String) -> [Event] {
         [
-            .unsubscribedFrom(observer: observer, observable: observable),
             .didUnsubscribe(observable: observable, observer: observer),
+            .unsubscribedFrom(observer: observer, observable: observable),
         ]
     }
 }

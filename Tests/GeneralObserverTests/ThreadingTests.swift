@@ -164,8 +164,62 @@ private func expectConsistent(
     #expect(mismatches == [], sourceLocation: sourceLocation)
 }
 
+/// A main-actor class that observes through a nonisolated conformance, the only kind allowed.
+@MainActor
+private final class Panel: GeneralSubscriber {
+    nonisolated let uuid = UUID()
+}
+
+/// A main-actor class that tracks its subscriptions through a nonisolated conformance.
+@MainActor
+private final class Desk: GeneralTrackingSubscriber {
+    nonisolated let subscriptionLedger = SubscriptionLedger()
+}
+
+/// Lines that a thread writes for the test to read.
+private final class Report: @unchecked Sendable {  // `_lines` is only touched while holding `_lock`
+    private let _lock = NSLock()
+    private var _lines: [String] = []
+
+    func append(_ line: String) { _lock.locked { _lines.append(line) } }
+    var lines: [String] { _lock.locked { _lines } }
+}
+
 @Suite("Threading")
 struct ThreadingTests {
+    /// Isolated conformances (`@MainActor final class Panel: @MainActor GeneralSubscriber`) do not
+    /// compile (see Tests/CompileFailures); a main-actor class that conforms without isolation is
+    /// seen, and unsubscribed, from any thread.
+    @MainActor @Test func mainActorClassesConformingWithoutIsolationWorkFromAnyThread() {
+        let observable = TestObservable("o")
+        let panel = Panel()
+        let desk = Desk()
+        observable.subscribe(panel)
+        observable.subscribe(desk)
+        let report = Report()
+
+        let finished = onThreads(1) { _ in
+            report.append("main thread: \(Thread.isMainThread)")
+            report.append("observers: \(observable.observers.count)")
+            report.append("panel subscribed: \(observable.amISubscribed(panel))")
+            report.append("desk subscriptions: \(names(desk.subscriptions))")
+            let removed = observable.unsubscribeAll()
+            report.append("removed panel: \(removed.first.map { $0 as? Panel === panel } ?? false)")
+            report.append("removed desk: \(removed.last.map { $0 as? Desk === desk } ?? false)")
+            report.append("observers: \(observable.observers.count)")
+            report.append("desk subscriptions: \(names(desk.subscriptions))")
+        }
+        guard finished else { return }
+
+        #expect(
+            report.lines == [
+                "main thread: false", "observers: 2", "panel subscribed: true", "desk subscriptions: [\"o\"]",
+                "removed panel: true", "removed desk: true", "observers: 0", "desk subscriptions: []",
+            ]
+        )
+        withExtendedLifetime((panel, desk)) {}
+    }
+
     @Test func concurrentChangesFireExactlyOneCallbackPerSuccessfulChange() {
         let log = EventLog()
         let observables = (0..<4).map { TestObservable("o\($0)", log: log) }

@@ -254,6 +254,48 @@ struct RelationshipTests {
         #expect(moon.observers.map { nameOf($0) } == ["rex"])
     }
 
+    @Test(
+        "unsubscribeAll() returns what it ended; on an object in both roles, both sides unless called through one role")
+    func unsubscribeAllReturnsWhatItEnded() {
+        final class Relay: ObservableSource, Observer, Named {
+            let messenger = Messenger<String>()
+            let receiver = Receiver()
+            let name: String
+            init(_ name: String) { self.name = name }
+        }
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let moon = Sky("moon", log: log)
+        let rex = Dog("rex", log: log)
+        let relay = Relay("relay")
+        let logger = Logger(name: "logger")
+        let names = { (objects: [Any]) in objects.map(nameOf) }
+        func connect() {
+            rex.observe(sky) { _ in }
+            rex.observe(moon) { _ in }
+            relay.observe(sky) { _ in }
+            sky.subscribe(logger)
+            rex.observe(relay) { _ in }
+        }
+
+        connect()
+        #expect(names(sky.unsubscribeAll()) == ["rex", "relay", "logger"])
+        #expect(names(rex.unsubscribeAll()) == ["moon", "relay"])
+        #expect(sky.unsubscribeAll().isEmpty && rex.unsubscribeAll().isEmpty)
+
+        connect()
+        let both = relay.unsubscribeAll()
+        #expect(names(both.observers) == ["rex"] && names(both.subscriptions) == ["sky"])
+        #expect(!rex.isObserving(relay) && !relay.isObserving(sky))
+
+        connect()
+        #expect(names((relay as any GeneralObservable).unsubscribeAll()) == ["rex"])
+        #expect(relay.isObserving(sky))
+        #expect(names((relay as any GeneralTrackingSubscriber).unsubscribeAll()) == ["sky"])
+        #expect(!relay.isObserving(sky))
+        withExtendedLifetime((rex, relay)) {}
+    }
+
     @Test("no callback fires when either side of a relationship dies")
     func deathCallsNobodyBack() {
         let log = EventLog()

@@ -73,11 +73,29 @@ extension ObservableSource {
         observer.stopObserving(self)
     }
 
+    /// Ends every observation of this observable, by every observer and every token.
+    ///
+    /// - Complexity: O(*n*) for *n* observations.
+    public func stopBeingObserved() {
+        _stopBeingObservedByAll()
+    }
+
+    /// Ends every observation of this observable and returns the observers whose observations ended.
+    @discardableResult
+    func _stopBeingObservedByAll() -> [any GeneralSubscriber] {
+        // Not `unsubscribeAll()`: on an object that also observes, that means both sides.
+        let ended = observers.compactMap { unsubscribe($0) }
+        for observation in messenger._core.tokenObservations() where observation._deactivate() {
+            observation._detachFromMessenger()
+        }
+        return ended
+    }
+
     /// Unsubscribes an observer: for an ``Observer``, ends all its observations of this observable.
     ///
-    /// After the change, outside any lock, the observer's
-    /// ``GeneralSubscriber/unsubscribedFrom(_:)`` and this observable's
-    /// ``GeneralObservable/observer(_:didSubscribe:)`` are called once each.
+    /// After the change, outside any lock, this observable's
+    /// ``GeneralObservable/observer(_:didSubscribe:)`` and then the observer's
+    /// ``GeneralSubscriber/unsubscribedFrom(_:)`` are called once each.
     ///
     /// - Parameter observer: The observer to unsubscribe.
     /// - Returns: `observer`, or `nil` if it was neither subscribed nor observing.
@@ -88,8 +106,8 @@ extension ObservableSource {
             return messagingObserver._stopObserving(self) ? observer : nil
         }
         guard SubscriptionLedger.eraseSubscription(of: observer, from: self) else { return nil }
-        observer.unsubscribedFrom(self)
         self.observer(observer, didSubscribe: false)
+        observer.unsubscribedFrom(self)
         return observer
     }
 }
@@ -101,9 +119,15 @@ extension ObservableSource where Self: Observer {
 
     /// Ends every observation of this object by others, then every observation it has of others.
     ///
+    /// Called on the object itself, `unsubscribeAll()` means this method. Through
+    /// ``GeneralObservable`` it ends the observations by others only, and through ``Observer`` or
+    /// ``GeneralTrackingSubscriber`` its own observations only.
+    ///
+    /// - Returns: The observers whose observations ended and the observables it stopped observing,
+    ///   each in the order the observations began.
     /// - Complexity: O(*n* + *m*) for *n* observers and *m* observations.
-    public func unsubscribeAll() {
-        stopBeingObserved()
-        stopObserving()
+    @discardableResult
+    public func unsubscribeAll() -> (observers: [any GeneralSubscriber], subscriptions: [any GeneralObservable]) {
+        (_stopBeingObservedByAll(), _stopObservingAll())
     }
 }

@@ -54,18 +54,4 @@ extension ObservableSource {
         messenger._core.insert(observation)
         return ObservationToken(observation)
     }
-
-    /// Ends every observation of this observable, by every observer and every token.
-    ///
-    /// - Complexity: O(*n*) for *n* observations.
-    public func stopBeingObserved() {
-        // Not `unsubscribeAll()`: on an object that also observes, that would end its own
-        // observations too.
-        for observer in observers {
-            unsubscribe(observer)
-        }
-        for observation in messenger._core.tokenObservations() where observation._deactivate() {
-            observation._detachFromMessenger()
-        }
-    }
 }

@@ -111,23 +111,33 @@ extension Observer {
     ///
     /// - Complexity: O(*n*) for *n* observations.
     public func stopObserving() {
-        // Not `unsubscribeAll()`: on an object that is also observable, that would drop its own
-        // observers too.
-        for observable in subscriptions {
-            observable.unsubscribe(self)
-        }
-        // A source that died while its messenger lives on is no longer among the subscriptions,
-        // but its observations are: end them through the messenger, which shares its ledger.
-        for messenger in receiver._messengersOfDeadSources() {
-            messenger.unsubscribe(self)
-        }
+        _stopObservingAll()
     }
 
     /// Ends every observation this observer has; the same as ``stopObserving()``.
     ///
+    /// On an object that is also an ``ObservableSource``, this ends its own observations only;
+    /// `unsubscribeAll()` called on the object itself ends both sides.
+    ///
+    /// - Returns: The observables it stopped observing, in the order it began. For a source that
+    ///   died while its messenger lives on, that is the messenger.
     /// - Complexity: O(*n*) for *n* observations.
-    public func unsubscribeAll() {
-        stopObserving()
+    @discardableResult
+    public func unsubscribeAll() -> [any GeneralObservable] {
+        _stopObservingAll()
+    }
+
+    /// Ends every observation and returns the observables it ended observations of.
+    @discardableResult
+    func _stopObservingAll() -> [any GeneralObservable] {
+        // Not `unsubscribeAll()`: on an object that is also observable, that means both sides.
+        var left = subscriptions.filter { $0.unsubscribe(self) != nil }
+        // A source that died while its messenger lives on is no longer among the subscriptions,
+        // but its observations are: end them through the messenger, which shares its ledger.
+        for messenger in receiver._messengersOfDeadSources() where messenger.unsubscribe(self) != nil {
+            left.append(messenger)
+        }
+        return left
     }
 
     /// Ends every observation of `observable` and erases the relationship, with its callbacks.
