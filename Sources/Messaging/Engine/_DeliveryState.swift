@@ -67,6 +67,38 @@ final class _ObservationTable<Message>: ManagedBuffer<Int, _Observation<Message>
     }
 }
 
+/// What the messenger does after ``_DeliveryState/send(_:author:checksChange:)``.
+@usableFromInline
+enum _SendAction<Message> {
+    /// Deliver the message now, to this table (read unretained: the state keeps it alive and
+    /// unchanged until ``_DeliveryState/finishDelivery()``).
+    case deliver(table: Unmanaged<_ObservationTable<Message>>, sequence: UInt64)
+    /// A delivery is running; it will deliver the message, in order.
+    case queued
+    /// Nobody has ever observed the messenger: there is nobody to deliver to, now or later.
+    case dropped
+}
+
+/// What the messenger does after ``_DeliveryState/finishDelivery()``.
+@usableFromInline
+enum _FinishAction<Message> {
+    /// Deliver the next queued message; release the retired tables after unlocking.
+    case deliverNext(_Delivery<Message>, retired: [_ObservationTable<Message>])
+    /// The queue is empty and the messenger idle; release the retired tables after unlocking.
+    case idle(retired: [_ObservationTable<Message>])
+}
+
+/// Where a messenger is: states that exclude each other.
+@usableFromInline
+enum _DeliveryPhase {
+    /// No delivery runs.
+    case idle
+    /// A delivery runs and reads the current table, which must therefore not change in place.
+    case deliveringFromTable
+    /// A delivery runs and reads a table that was retired meanwhile; the current one is its own.
+    case deliveringFromRetiredTable
+}
+
 /// The rules of delivery, as a value type that knows nothing of threads or locks.
 ///
 /// ``Messenger`` runs every mutating method inside its lock and performs the returned delivery
@@ -90,8 +122,7 @@ struct _DeliveryState<Message> {
     }
     /// For a variable's messenger, see `_MessengerCore._isUnchanged`. Set once, at creation.
     @usableFromInline var isUnchanged: ((Message) -> Bool)?
-    /// Whether a delivery is reading `table` (without owning a reference to it).
-    @usableFromInline var tableIsInUse = false
+    @usableFromInline var phase = _DeliveryPhase.idle
     /// Tables that deliveries were reading when the state moved on; released after the delivery.
     @usableFromInline var retiredTables: [_ObservationTable<Message>] = []
     @usableFromInline var liveCount = 0
@@ -99,7 +130,6 @@ struct _DeliveryState<Message> {
     /// it equals the core's `_endsStarted`, no ended observation is left in the table.
     @usableFromInline var endsApplied = 0
     @usableFromInline var _nextSequence: UInt64 = 0
-    @usableFromInline var isDelivering = false
     /// Queued messages; delivered ones are moved out, leaving `nil`, until the queue drains.
     @usableFromInline var _queue: [_Envelope<Message>?] = []
     @usableFromInline var _queueHead = 0
@@ -107,67 +137,58 @@ struct _DeliveryState<Message> {
     @inlinable
     init() {}
 
-    /// Numbers the message, and either starts delivering it or queues it.
+    /// Numbers the message, and either starts delivering it, queues it, or drops it.
     ///
-    /// - Returns: The table to deliver to and the message's number if the caller should deliver
-    ///   it now; `nil` if it was queued behind a running delivery (only then is the message
-    ///   stored, so the common case copies and retains nothing).
+    /// Only a queued message is stored, so the common case copies and retains nothing.
+    ///
     /// - Complexity: O(1) amortized.
     @inlinable
-    mutating func send(
-        _ message: Message,
-        author: AnyObject,
-        checksChange: Bool
-    ) -> (table: Unmanaged<_ObservationTable<Message>>, sequence: UInt64)? {
+    mutating func send(_ message: Message, author: AnyObject, checksChange: Bool) -> _SendAction<Message> {
         let sequence = _nextSequence
         _nextSequence &+= 1
-        // Nobody has ever observed: there is nobody to deliver to, now or later.
-        if _table == nil { return nil }
-        if isDelivering {
+        guard let table = _table else { return .dropped }
+        guard case .idle = phase else {
             _queue.append(
                 _Envelope(message: message, author: author, sequence: sequence, checksChange: checksChange)
             )
-            return nil
+            return .queued
         }
-        isDelivering = true
-        tableIsInUse = true
-        return (Unmanaged.passUnretained(table), sequence)
+        phase = .deliveringFromTable
+        return .deliver(table: Unmanaged.passUnretained(table), sequence: sequence)
     }
 
-    /// Called when a delivery finished: the next queued message, or `nil` when the queue is empty
-    /// (and the messenger is idle again); and the tables retired during the delivery, which the
-    /// caller releases after unlocking.
+    /// Called when a delivery finished: hands out the next queued message, or makes the messenger
+    /// idle; either way with the tables retired during the delivery, for release after unlocking.
     ///
     /// - Complexity: O(1) amortized.
     @inlinable
-    mutating func finishDelivery() -> (next: _Delivery<Message>?, retired: [_ObservationTable<Message>]) {
+    mutating func finishDelivery() -> _FinishAction<Message> {
         var retired: [_ObservationTable<Message>] = []
         swap(&retired, &retiredTables)
         guard _queueHead < _queue.count else {
-            isDelivering = false
-            tableIsInUse = false
+            phase = .idle
             if !_queue.isEmpty {
                 // Every element was moved out already: this frees only the buffer.
                 _queue.removeAll(keepingCapacity: _queue.count <= 64)
                 _queueHead = 0
             }
-            return (nil, retired)
+            return .idle(retired: retired)
         }
         let envelope = _queue[_queueHead].take().unsafelyUnwrapped
         _queueHead += 1
-        tableIsInUse = true
-        return (_Delivery(envelope: envelope, table: Unmanaged.passUnretained(table)), retired)
+        phase = .deliveringFromTable
+        return .deliverNext(_Delivery(envelope: envelope, table: Unmanaged.passUnretained(table)), retired: retired)
     }
 
     /// Makes `table` safe to change: if a delivery is reading it, retires it and continues on a
     /// copy with room for at least `capacity` slots.
     @inlinable
     mutating func _prepareToChange(capacity: Int) {
-        if tableIsInUse {
+        if case .deliveringFromTable = phase {
             let copy = table.copy(capacity: capacity)
             retiredTables.append(table)
             table = copy
-            tableIsInUse = false
+            phase = .deliveringFromRetiredTable
         } else if table.capacity < capacity {
             let grown = _ObservationTable<Message>.make(capacity: Swift.max(capacity, table.capacity * 2))
             table.withUnsafeMutablePointers { count, slots in

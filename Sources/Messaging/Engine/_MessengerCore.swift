@@ -172,10 +172,10 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
     ) {
         _lock()
         let message = produce()
-        let start = _state.pointee.send(message, author: author, checksChange: checksChange)
+        let action = _state.pointee.send(message, author: author, checksChange: checksChange)
         let baseline = _cleanEndsBaseline()
         _unlock()
-        guard let (table, sequence) = start else { return }
+        guard case .deliver(let table, let sequence) = action else { return }
         if !checksChange || !(_isUnchanged?(message) ?? false) {
             _deliver(message, author: author, sequence: sequence, to: table, baseline, isolation)
         }
@@ -187,13 +187,18 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
     final func _drainQueue(isolation: (any Actor)?) {
         while true {
             _lock()
-            let (next, retired) = _state.pointee.finishDelivery()
+            let action = _state.pointee.finishDelivery()
             let baseline = _cleanEndsBaseline()
             _unlock()
             // Tables retired during the delivery are released here, outside the lock.
-            _ = consume retired
-            guard let next else { return }
-            _deliverQueued(next, baseline, isolation: isolation)
+            switch consume action {
+            case .idle(let retired):
+                _ = consume retired
+                return
+            case .deliverNext(let next, let retired):
+                _ = consume retired
+                _deliverQueued(next, baseline, isolation: isolation)
+            }
         }
     }
 
