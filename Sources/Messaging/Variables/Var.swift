@@ -51,10 +51,10 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// The current value. Setting a different value sends `Update(old, new)`, authored by the
     /// variable itself.
     ///
-    /// A setter cannot know its caller's actor: handlers isolated to an actor other than the main
-    /// actor (or to the main actor, when set off the main thread) receive the update soon after,
-    /// in order, on their actor. ``set(_:as:isolation:)`` knows the caller's actor and runs its
-    /// handlers at once.
+    /// A setter cannot know its caller's actor. Main-actor handlers run at once when the value is
+    /// set on the main actor (recognised by the main dispatch queue being current); handlers on any
+    /// other actor receive the update soon after, in order, on their actor.
+    /// ``set(_:as:isolation:)`` knows the caller's actor and runs its handlers at once.
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var value: Value {
