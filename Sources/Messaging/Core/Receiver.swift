@@ -33,7 +33,7 @@ public final class Receiver: @unchecked Sendable {  // `_observed`, `_changes`, 
             return taken
         }
         for source in observed.values {
-            for observation in source.observations where observation._deactivate() {
+            for observation in source.all where observation._deactivate() {
                 observation._detachFromMessenger()
             }
         }
@@ -54,10 +54,10 @@ public final class Receiver: @unchecked Sendable {  // `_observed`, `_changes`, 
         let key = ObjectIdentifier(messenger)
         let isFirst = _lock.withLock { () -> Bool in
             if _observed[key] != nil {
-                _observed[key]!.observations.append(observation)
+                _observed[key]!.append(observation)
                 return false
             }
-            _observed[key] = _ObservedSource(source: source, messenger: messenger, observations: [observation])
+            _observed[key] = _ObservedSource(source: source, messenger: messenger, first: observation)
             _changes.append {
                 if SubscriptionLedger.recordSubscription(of: observer, to: source) {
                     source.observer(observer, didSubscribe: true)
@@ -92,7 +92,7 @@ public final class Receiver: @unchecked Sendable {  // `_observed`, `_changes`, 
             }
             return _observed.removeValue(forKey: key)
         }
-        for observation in removed?.observations ?? [] where observation._deactivate() {
+        for observation in removed?.all ?? [] where observation._deactivate() {
             observation._detachFromMessenger()
         }
         // The flag is read only when this thread ran the change that sets it.
@@ -145,7 +145,7 @@ public final class Receiver: @unchecked Sendable {  // `_observed`, `_changes`, 
 
     /// Whether any observation of the messenger identified by `key` is active.
     func _isObserving(_ key: ObjectIdentifier) -> Bool {
-        _lock.withLock { _observed[key]?.observations.contains { $0._isActive } ?? false }
+        _lock.withLock { _observed[key]?.containsActive ?? false }
     }
 
     /// The messengers whose observable source died while they live on: their observations
@@ -170,5 +170,15 @@ struct _ObservedSource {
     weak var source: (any GeneralObservable)?
     /// The source's messenger, which shares its ledger and outlives it if someone else keeps it.
     weak var messenger: (any GeneralObservable)?
-    var observations: [any _ObservationHandle]
+    /// The first observation, kept inline: most observers observe a messenger once.
+    var first: any _ObservationHandle
+    var more: [any _ObservationHandle] = []
+
+    mutating func append(_ observation: any _ObservationHandle) {
+        more.append(observation)
+    }
+
+    var all: [any _ObservationHandle] { [first] + more }
+
+    var containsActive: Bool { first._isActive || more.contains { $0._isActive } }
 }
