@@ -306,6 +306,9 @@ struct CallbackTests {
         #expect(tracker.subscriptions.isEmpty)
         // `subscribedTo` is the subscription's last callback, so the nested unsubscription follows it.
         #expect(log.events == Event.subscription("t", to: "o") + Event.unsubscription("t", from: "o"))
+        // The hook and `innerResult` hold each other's objects: break the cycle for the leak check.
+        tracker.onSubscribedTo = nil
+        innerResult = nil
     }
 
     @Test func unsubscribingInsideDidSubscribeWorks() {
@@ -524,5 +527,10 @@ struct CallbackTests {
         #expect(seenByObservable.map { ($0.0 as? HookedTracker) === tracker } == [true, true])
         #expect(seenByObservable.map(\.1) == [true, false])
         #expect(seenByTracker.map { ($0 as? HookedObservable) === observable } == [true, true])
+        // The hooks hold what they saw, which holds the hooks' owners: break the cycles for the
+        // leak check.
+        observable.onChange = nil
+        tracker.onSubscribedTo = nil
+        tracker.onUnsubscribedFrom = nil
     }
 }

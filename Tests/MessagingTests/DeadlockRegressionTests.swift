@@ -36,17 +36,23 @@ struct DeadlockRegressionTests {
         while clock.now < deadline { body() }
     }
 
-    @Test("stopObserving in a loop while another thread has the observer observe sources that it drops")
+    @Test("stopObserving in a loop while other threads have the observer observe sources that they drop")
     func stoppingWhileSourcesDie() {
         let watcher = Spy("watcher")
-        let finished = runOnThreads(2, timeout: 30) { index in
+        let finished = runOnThreads(4, timeout: 30) { index in
             if index == 0 {
-                Self.repeatFor(.seconds(1)) { watcher.stopObserving() }
+                Self.repeatFor(.seconds(2)) { watcher.stopObserving() }
             } else {
-                Self.repeatFor(.seconds(1)) {
+                // Each thread keeps a few sources alive and replaces one at a time, so that sources
+                // die while the stopping thread walks the observer's table.
+                var sources = (0..<32).map { _ in Source() }
+                var next = 0
+                Self.repeatFor(.seconds(2)) {
                     let source = Source()
                     watcher.observe(source) { _ in }
                     source.send(1)
+                    sources[next] = source
+                    next = (next + 1) % sources.count
                 }
             }
         }
@@ -59,16 +65,20 @@ struct DeadlockRegressionTests {
         let watcher = Spy("watcher")
         let finished = runOnThreads(2, timeout: 30) { index in
             if index == 0 {
-                Self.repeatFor(.seconds(1)) {
+                Self.repeatFor(.seconds(2)) {
                     watcher.observe(source) { _ in }
                     watcher.stopObserving(source)
                 }
             } else {
-                Self.repeatFor(.seconds(1)) {
-                    for _ in 0..<16 {
-                        let listener = Listener(source: source, watcher: watcher)
-                        source.subscribe(listener)
-                    }
+                // Listeners live a while and die one at a time, so that some die while a sweep of
+                // the source's ledger holds them.
+                var listeners = (0..<64).map { _ in Listener(source: source, watcher: watcher) }
+                var next = 0
+                Self.repeatFor(.seconds(2)) {
+                    let listener = Listener(source: source, watcher: watcher)
+                    source.subscribe(listener)
+                    listeners[next] = listener
+                    next = (next + 1) % listeners.count
                 }
             }
         }

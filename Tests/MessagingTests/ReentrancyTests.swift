@@ -305,7 +305,8 @@ struct ReentrancyTests {
         let log = EventLog()
         let a = Spy("a")
         let b = Spy("b")
-        a.observe(messenger) { message in
+        // Unowned: the messenger keeps this handler, which must not keep the messenger or `a`.
+        a.observe(messenger) { [unowned a, unowned messenger] message in
             log.append("a:\(message)")
             if message == "1" {
                 messenger.send("2")
