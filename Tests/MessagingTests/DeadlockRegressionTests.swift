@@ -15,10 +15,10 @@ struct DeadlockRegressionTests {
     /// A plain subscriber whose `deinit` asks the library something about `watcher`.
     final class Listener: GeneralSubscriber, Sendable {
         let uuid = UUID()
-        let source: Source
+        let source: any ObservableSource & Sendable
         let watcher: Spy
 
-        init(source: Source, watcher: Spy) {
+        init(source: any ObservableSource & Sendable, watcher: Spy) {
             self.source = source
             self.watcher = watcher
         }
@@ -29,11 +29,55 @@ struct DeadlockRegressionTests {
         }
     }
 
+    /// A source whose `uuid` getter, which the library reads while recording a relationship, asks
+    /// the library about its observer, and may drop the last reference to an object whose `deinit`
+    /// does the same: user code that must not run under the receiver's lock.
+    final class IntrospectiveSource: ObservableSource, Sendable {
+        let messenger = Messenger<Int>()
+        let watcher: Spy
+        let held: Locked<Listener?>
+        let id = UUID()
+
+        init(watcher: Spy, holding listener: Listener?) {
+            self.watcher = watcher
+            held = Locked(listener)
+        }
+
+        var uuid: UUID {
+            _ = watcher.isObserving(self)
+            // Drops the last reference to the listener, whose `deinit` calls back too.
+            held.withLock { $0 = nil }
+            return id
+        }
+    }
+
     /// Repeats `body` until `duration` has passed.
     static func repeatFor(_ duration: Duration, _ body: () -> Void) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: duration)
         while clock.now < deadline { body() }
+    }
+
+    @Test("a source's uuid getter that calls back into the library does not deadlock observe or stop")
+    func getterCallsBack() {
+        let watcher = Spy("watcher")
+        let finished = runOnThreads(1, timeout: 10) { _ in
+            let source = IntrospectiveSource(watcher: watcher, holding: nil)
+            watcher.observe(source) { _ in }
+            watcher.stopObserving(source)
+        }
+        #expect(finished, "deadlock: a user-implemented getter under the receiver's lock")
+    }
+
+    @Test("a deinit that a relationship change triggers, and that calls back into the library, does not deadlock")
+    func deinitTriggeredByAChangeCallsBack() {
+        let watcher = Spy("watcher")
+        let other = IntrospectiveSource(watcher: watcher, holding: nil)
+        let finished = runOnThreads(1, timeout: 10) { _ in
+            let source = IntrospectiveSource(watcher: watcher, holding: Listener(source: other, watcher: watcher))
+            watcher.observe(source) { _ in }
+        }
+        #expect(finished, "deadlock: a deinit under the receiver's lock")
     }
 
     @Test("stopObserving in a loop while other threads have the observer observe sources that they drop")

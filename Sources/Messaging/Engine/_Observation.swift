@@ -13,6 +13,13 @@ protocol _ObservationHandle: AnyObject {
     func _detachFromMessenger()
 }
 
+/// A handler in either of the forms a caller can write.
+@usableFromInline
+enum _Handler<Message> {
+    case message((Message) -> Void)
+    case messageAndAuthor((Message, AnyObject) -> Void)
+}
+
 /// The fields of an observation, the header of its buffer.
 @usableFromInline
 struct _ObservationFields<Message> {
@@ -24,10 +31,8 @@ struct _ObservationFields<Message> {
     @usableFromInline weak var receiver: Receiver?
     /// Whether an ``ObservationToken`` owns it (and no receiver).
     @usableFromInline let isToken: Bool
-    /// The handler: a message-only one in `receive`, or an author-receiving one in
-    /// `receiveWithAuthor` (then `receive` is an empty function, which allocates nothing).
-    @usableFromInline let receive: (Message) -> Void
-    @usableFromInline let receiveWithAuthor: ((Message, AnyObject) -> Void)?
+    /// The handler, as the caller wrote it: two words, whichever form.
+    @usableFromInline let handler: _Handler<Message>
     /// Where the handler must run, or `nil` when it may run on any thread.
     @usableFromInline let target: _ActorQueue?
     /// Strong: the core is never referenced weakly, so its reference counting stays cheap. The
@@ -57,16 +62,14 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
         receiver: Receiver?,
         messenger: Messenger<Message>,
         target: _ActorQueue?,
-        receive: @escaping (Message) -> Void,
-        receiveWithAuthor: ((Message, AnyObject) -> Void)?
+        handler: _Handler<Message>
     ) -> _Observation<Message> {
         let observation = unsafeDowncast(
             create(minimumCapacity: 1) { _ in
                 _ObservationFields(
                     receiver: receiver,
                     isToken: receiver == nil,
-                    receive: receive,
-                    receiveWithAuthor: receiveWithAuthor,
+                    handler: handler,
                     target: target,
                     core: messenger._core
                 )
@@ -83,7 +86,7 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
         target: _ActorQueue?,
         receive: @escaping (Message) -> Void
     ) -> _Observation<Message> {
-        make(receiver: receiver, messenger: messenger, target: target, receive: receive, receiveWithAuthor: nil)
+        make(receiver: receiver, messenger: messenger, target: target, handler: .message(receive))
     }
 
     static func make(
@@ -92,9 +95,7 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
         target: _ActorQueue?,
         receiveWithAuthor: @escaping (Message, AnyObject) -> Void
     ) -> _Observation<Message> {
-        make(
-            receiver: receiver, messenger: messenger, target: target, receive: { _ in },
-            receiveWithAuthor: receiveWithAuthor)
+        make(receiver: receiver, messenger: messenger, target: target, handler: .messageAndAuthor(receiveWithAuthor))
     }
 
     @inlinable
@@ -148,10 +149,9 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
     @inlinable
     func _call(_ message: Message, _ author: AnyObject) {
         let fields = _fields
-        if let receiveWithAuthor = fields.pointee.receiveWithAuthor {
-            receiveWithAuthor(message, author)
-        } else {
-            fields.pointee.receive(message)
+        switch fields.pointee.handler {
+        case .message(let receive): receive(message)
+        case .messageAndAuthor(let receive): receive(message, author)
         }
     }
 
