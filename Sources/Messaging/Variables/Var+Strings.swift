@@ -3,61 +3,49 @@
 // protocols on `Var<String>` and `Var<String?>`.
 
 // MARK: - Protocols
+//
+// The protocols only mark the types that the conveniences accept; they have no requirements, so
+// conforming `String` and `Optional` adds no members to them.
 
 /// A value that a string variable holds: `String` or `String?`.
 ///
 /// An implementation detail of the string conveniences of ``Var``: `Var<String>` and
 /// `Var<String?>` share one conformance to each string protocol through it. Don't conform other
 /// types.
-public protocol _StringValue: _StringOperand, Equatable {
-    /// The value that holds `string`.
-    ///
-    /// - Parameter string: The string.
-    /// - Returns: `string` itself, or wrapped in an optional.
-    static func _holding(_ string: String) -> Self
-}
+public protocol _StringValue: _StringOperand, Equatable {}
 
 /// An operand of the `+` of string variables: a string, a variable that holds one, or an optional
 /// of either. `nil` counts as the empty string.
 ///
 /// An implementation detail of the string conveniences of ``Var``. Don't conform other types.
-public protocol _StringOperand {
+public protocol _StringOperand {}
+
+extension String: _StringValue {}
+
+extension Optional: _StringOperand where Wrapped: _StringOperand {}
+
+extension Optional: _StringValue where Wrapped == String {}
+
+extension Var: _StringOperand where Value: _StringOperand {}
+
+extension _StringOperand {
     /// The operand's string: its value, with `nil` read as `""`.
-    var _stringValue: String { get }
+    var stringValue: String { string(in: self) }
 }
 
-extension String: _StringValue {
-    /// The string itself.
-    public var _stringValue: String { self }
-
-    /// The string itself.
-    ///
-    /// - Parameter string: The string.
-    /// - Returns: `string`.
-    public static func _holding(_ string: String) -> String { string }
-}
-
-extension Optional: _StringOperand where Wrapped: _StringOperand {
-    /// The wrapped operand's string, or `""` for `nil`.
-    public var _stringValue: String {
-        switch self {
-        case .some(let wrapped): wrapped._stringValue
-        case .none: ""
-        }
+/// The string in `operand`: a string, a variable, or an optional of either, nested to any depth.
+/// `nil` reads as `""`.
+private func string(in operand: Any) -> String {
+    switch operand {
+    case let value as String: value
+    case let variable as any _AnyVariable: string(in: variable.anyValue)
+    default: ""
     }
 }
 
-extension Optional: _StringValue where Wrapped == String {
-    /// `string`, wrapped.
-    ///
-    /// - Parameter string: The string.
-    /// - Returns: `.some(string)`.
-    public static func _holding(_ string: String) -> String? { string }
-}
-
-extension Var: _StringOperand where Value: _StringOperand {
-    /// The variable's value as a string, with `nil` read as `""`.
-    public var _stringValue: String { value._stringValue }
+extension _StringValue {
+    /// The value that holds `string`: `string` itself, or wrapped in an optional.
+    static func holding(_ string: String) -> Self { string as! Self }
 }
 
 // MARK: - String Property
@@ -84,8 +72,8 @@ extension Var: _StringVariable where Value: _StringValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var string: String {
-        get { value._stringValue }
-        set { value = Value._holding(newValue) }
+        get { value.stringValue }
+        set { value = Value.holding(newValue) }
     }
 }
 
@@ -131,7 +119,7 @@ extension Optional: _StringVariableOperand where Wrapped: _StringVariableOperand
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
 public func + <L: _StringVariableOperand, R: _StringOperand>(lhs: L, rhs: R) -> String {
-    lhs._stringValue + rhs._stringValue
+    lhs.stringValue + rhs.stringValue
 }
 
 /// Concatenates any operand and a string variable operand; see the overload with the variable on
@@ -142,7 +130,7 @@ public func + <L: _StringVariableOperand, R: _StringOperand>(lhs: L, rhs: R) -> 
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
 public func + <L: _StringOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> String {
-    lhs._stringValue + rhs._stringValue
+    lhs.stringValue + rhs.stringValue
 }
 
 /// Concatenates two string variable operands; see the overload with one variable on the left.
@@ -152,7 +140,7 @@ public func + <L: _StringOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> 
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
 public func + <L: _StringVariableOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> String {
-    lhs._stringValue + rhs._stringValue
+    lhs.stringValue + rhs.stringValue
 }
 
 // MARK: - Appending
@@ -195,7 +183,7 @@ extension Var: TextOutputStream where Value: _StringValue {
     /// - Complexity: O(*m* + *n*) for a value of length *m* and *n* observers.
     public func write(_ string: String) {
         _transform(author: self, isolation: nil) { old in
-            Value._holding(old._stringValue + string)
+            Value.holding(old.stringValue + string)
         }
     }
 }
