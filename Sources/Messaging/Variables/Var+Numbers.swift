@@ -10,58 +10,21 @@
 // `Int? + Int` compile.
 
 // MARK: - Protocols
+//
+// The protocols only mark the types that the conveniences accept; they have no requirements, so
+// conforming `Int`, `Float`, `Double` and `Optional` adds no members to them. The work is done by
+// the internal helpers below, which cast to the few concrete types the protocols admit.
 
 /// A number type that number variables work with: `Int`, `Float` or `Double`.
 ///
 /// An implementation detail of the number conveniences of ``Var``: only the three standard
 /// conformances are supported. Don't conform other types.
-public protocol _VarNumber: _VarNumberValue, Numeric where _Number == Self {
-    /// The number as an `Int`, as `Int(_:)` converts it.
-    var _int: Int { get }
-
-    /// The number as a `Float`, as `Float(_:)` converts it.
-    var _float: Float { get }
-
-    /// The number as a `Double`, as `Double(_:)` converts it.
-    var _double: Double { get }
-
-    /// Converts an `Int`, as this type's `init(_:)` does.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: The converted value.
-    static func _converting(_ value: Int) -> Self
-
-    /// Converts a `Float`, as this type's `init(_:)` does.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: The converted value.
-    static func _converting(_ value: Float) -> Self
-
-    /// Converts a `Double`, as this type's `init(_:)` does.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: The converted value.
-    static func _converting(_ value: Double) -> Self
-
-    /// Divides, as this type's `/` does.
-    ///
-    /// - Parameters:
-    ///   - lhs: The dividend.
-    ///   - rhs: The divisor.
-    /// - Returns: `lhs / rhs`.
-    static func _quotient(_ lhs: Self, _ rhs: Self) -> Self
-}
+public protocol _VarNumber: _VarNumberValue, Numeric where _Number == Self {}
 
 /// A value that a number variable holds: a ``_VarNumber`` or an optional one.
 ///
 /// An implementation detail of the number conveniences of ``Var``. Don't conform other types.
-public protocol _VarNumberValue: _NumericOperand, Equatable {
-    /// The value that holds `number`.
-    ///
-    /// - Parameter number: The number.
-    /// - Returns: `number` itself, or wrapped in an optional.
-    static func _holding(_ number: _Number) -> Self
-}
+public protocol _VarNumberValue: _NumericOperand, Equatable {}
 
 /// An operand of the number operators of ``Var``: a number, a variable that holds one, or an
 /// optional of either. `nil` counts as zero.
@@ -70,154 +33,84 @@ public protocol _VarNumberValue: _NumericOperand, Equatable {
 public protocol _NumericOperand {
     /// The number type of the operand.
     associatedtype _Number: _VarNumber
-
-    /// The operand's number: its value, with `nil` read as zero.
-    var _numericValue: _Number { get }
 }
 
-extension _VarNumber {
-    /// The number itself.
-    public var _numericValue: Self { self }
+extension Int: _VarNumber {}
 
-    /// The number itself.
-    ///
-    /// - Parameter number: The number.
-    /// - Returns: `number`.
-    public static func _holding(_ number: Self) -> Self { number }
-}
+extension Float: _VarNumber {}
 
-extension Int: _VarNumber {
-    /// The number itself.
-    public var _int: Int { self }
-
-    /// The number as a `Float`.
-    public var _float: Float { Float(self) }
-
-    /// The number as a `Double`.
-    public var _double: Double { Double(self) }
-
-    /// Returns `value`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `value`.
-    public static func _converting(_ value: Int) -> Int { value }
-
-    /// Converts a `Float`, rounding toward zero; traps if it is not finite or out of range.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Int(value)`.
-    public static func _converting(_ value: Float) -> Int { Int(value) }
-
-    /// Converts a `Double`, rounding toward zero; traps if it is not finite or out of range.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Int(value)`.
-    public static func _converting(_ value: Double) -> Int { Int(value) }
-
-    /// Divides, rounding toward zero; traps if `rhs` is zero, or on overflow.
-    ///
-    /// - Parameters:
-    ///   - lhs: The dividend.
-    ///   - rhs: The divisor.
-    /// - Returns: `lhs / rhs`.
-    public static func _quotient(_ lhs: Int, _ rhs: Int) -> Int { lhs / rhs }
-}
-
-extension Float: _VarNumber {
-    /// The number as an `Int`; traps if it is not finite or out of range.
-    public var _int: Int { Int(self) }
-
-    /// The number itself.
-    public var _float: Float { self }
-
-    /// The number as a `Double`.
-    public var _double: Double { Double(self) }
-
-    /// Converts an `Int`, rounding to the nearest `Float`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Float(value)`.
-    public static func _converting(_ value: Int) -> Float { Float(value) }
-
-    /// Returns `value`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `value`.
-    public static func _converting(_ value: Float) -> Float { value }
-
-    /// Converts a `Double`, rounding to the nearest `Float`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Float(value)`.
-    public static func _converting(_ value: Double) -> Float { Float(value) }
-
-    /// Divides; dividing by zero gives an infinity or NaN.
-    ///
-    /// - Parameters:
-    ///   - lhs: The dividend.
-    ///   - rhs: The divisor.
-    /// - Returns: `lhs / rhs`.
-    public static func _quotient(_ lhs: Float, _ rhs: Float) -> Float { lhs / rhs }
-}
-
-extension Double: _VarNumber {
-    /// The number as an `Int`; traps if it is not finite or out of range.
-    public var _int: Int { Int(self) }
-
-    /// The number as a `Float`.
-    public var _float: Float { Float(self) }
-
-    /// The number itself.
-    public var _double: Double { self }
-
-    /// Converts an `Int`, rounding to the nearest `Double`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Double(value)`.
-    public static func _converting(_ value: Int) -> Double { Double(value) }
-
-    /// Converts a `Float`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Double(value)`.
-    public static func _converting(_ value: Float) -> Double { Double(value) }
-
-    /// Returns `value`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `value`.
-    public static func _converting(_ value: Double) -> Double { value }
-
-    /// Divides; dividing by zero gives an infinity or NaN.
-    ///
-    /// - Parameters:
-    ///   - lhs: The dividend.
-    ///   - rhs: The divisor.
-    /// - Returns: `lhs / rhs`.
-    public static func _quotient(_ lhs: Double, _ rhs: Double) -> Double { lhs / rhs }
-}
+extension Double: _VarNumber {}
 
 extension Optional: _NumericOperand where Wrapped: _NumericOperand {
-    /// The wrapped operand's number, or zero for `nil`.
-    public var _numericValue: Wrapped._Number {
-        switch self {
-        case .some(let wrapped): wrapped._numericValue
-        case .none: .zero
-        }
+    /// The number type of the wrapped operand.
+    public typealias _Number = Wrapped._Number
+}
+
+extension Optional: _VarNumberValue where Wrapped: _VarNumber {}
+
+extension Var: _NumericOperand where Value: _NumericOperand {
+    /// The number type of the variable's value.
+    public typealias _Number = Value._Number
+}
+
+extension _NumericOperand {
+    /// The operand's number: its value, with `nil` read as zero.
+    var numericValue: _Number { number(in: self) }
+}
+
+/// The number in `operand`: a number, a variable, or an optional of either, nested to any depth.
+/// `nil` reads as zero.
+private func number<Number: _VarNumber>(in operand: Any) -> Number {
+    switch operand {
+    case let value as Number: value
+    case let variable as any _AnyVariable: number(in: variable.anyValue)
+    default: .zero
     }
 }
 
-extension Optional: _VarNumberValue where Wrapped: _VarNumber {
-    /// `number`, wrapped.
-    ///
-    /// - Parameter number: The number.
-    /// - Returns: `.some(number)`.
-    public static func _holding(_ number: Wrapped) -> Wrapped? { number }
+extension _VarNumberValue {
+    /// The value that holds `number`: `number` itself, or wrapped in an optional.
+    static func holding(_ number: _Number) -> Self { number as! Self }
 }
 
-extension Var: _NumericOperand where Value: _NumericOperand {
-    /// The variable's value as a number, with `nil` read as zero.
-    public var _numericValue: Value._Number { value._numericValue }
+extension _VarNumber {
+    /// Converts `number` to this type, as this type's `init(_:)` does.
+    static func converting(_ number: some _VarNumber) -> Self {
+        switch number {
+        case let number as Int: choosing(number, Float(number), Double(number))
+        case let number as Float: choosing(Int(number), number, Double(number))
+        case let number as Double: choosing(Int(number), Float(number), number)
+        default: unsupported(type(of: number))
+        }
+    }
+
+    /// Divides, as this type's `/` does.
+    static func quotient(_ lhs: Self, _ rhs: Self) -> Self {
+        switch (lhs, rhs) {
+        case (let lhs as Int, let rhs as Int): (lhs / rhs) as! Self
+        case (let lhs as Float, let rhs as Float): (lhs / rhs) as! Self
+        case (let lhs as Double, let rhs as Double): (lhs / rhs) as! Self
+        default: unsupported(Self.self)
+        }
+    }
+
+    /// The one of `int`, `float` and `double` that has this type; evaluates only that one.
+    private static func choosing(
+        _ int: @autoclosure () -> Int,
+        _ float: @autoclosure () -> Float,
+        _ double: @autoclosure () -> Double
+    ) -> Self {
+        switch Self.self {
+        case is Int.Type: int() as! Self
+        case is Float.Type: float() as! Self
+        case is Double.Type: double() as! Self
+        default: unsupported(Self.self)
+        }
+    }
+
+    private static func unsupported(_ type: Any.Type) -> Never {
+        preconditionFailure("Number variables support Int, Float and Double, not \(type)")
+    }
 }
 
 /// An operand of the number operators that is a variable: a number variable or an optional one.
@@ -264,8 +157,8 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var int: Int {
-        get { value._numericValue._int }
-        set { value = Value._holding(Value._Number._converting(newValue)) }
+        get { .converting(value.numericValue) }
+        set { value = .holding(.converting(newValue)) }
     }
 
     /// The value as a `Float`, with `nil` read as zero. Setting it sets ``value``, like `value =`.
@@ -274,8 +167,8 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var float: Float {
-        get { value._numericValue._float }
-        set { value = Value._holding(Value._Number._converting(newValue)) }
+        get { .converting(value.numericValue) }
+        set { value = .holding(.converting(newValue)) }
     }
 
     /// The value as a `Double`, with `nil` read as zero. Setting it sets ``value``, like `value =`.
@@ -284,8 +177,8 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var double: Double {
-        get { value._numericValue._double }
-        set { value = Value._holding(Value._Number._converting(newValue)) }
+        get { .converting(value.numericValue) }
+        set { value = .holding(.converting(newValue)) }
     }
 }
 
@@ -349,7 +242,7 @@ extension Optional where Wrapped: _NumberVariable {
 /// - Returns: The sum of the operands' numbers.
 public func + <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue + rhs._numericValue
+    lhs.numericValue + rhs.numericValue
 }
 
 /// Adds any operand and a variable operand; see the overload with the variable on the left.
@@ -360,7 +253,7 @@ where L._Number == R._Number {
 /// - Returns: The sum of the operands' numbers.
 public func + <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue + rhs._numericValue
+    lhs.numericValue + rhs.numericValue
 }
 
 /// Adds two variable operands; see the overload with one variable on the left.
@@ -371,7 +264,7 @@ where L._Number == R._Number {
 /// - Returns: The sum of the operands' numbers.
 public func + <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue + rhs._numericValue
+    lhs.numericValue + rhs.numericValue
 }
 
 /// Adds a variable operand and a plain number of its number type: `Var<Float>(1) + 2`.
@@ -383,7 +276,7 @@ where L._Number == R._Number {
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
 public func + <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    lhs._numericValue + rhs
+    lhs.numericValue + rhs
 }
 
 /// Adds a plain number and a variable operand of the same number type: `2 + Var<Float>(1)`.
@@ -395,7 +288,7 @@ public func + <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
 public func + <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    lhs + rhs._numericValue
+    lhs + rhs.numericValue
 }
 
 /// Subtracts a variable operand and any operand: a number, an optional number, a number variable or
@@ -415,7 +308,7 @@ public func + <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 /// - Returns: The difference of the operands' numbers.
 public func - <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue - rhs._numericValue
+    lhs.numericValue - rhs.numericValue
 }
 
 /// Subtracts any operand and a variable operand; see the overload with the variable on the left.
@@ -426,7 +319,7 @@ where L._Number == R._Number {
 /// - Returns: The difference of the operands' numbers.
 public func - <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue - rhs._numericValue
+    lhs.numericValue - rhs.numericValue
 }
 
 /// Subtracts two variable operands; see the overload with one variable on the left.
@@ -437,7 +330,7 @@ where L._Number == R._Number {
 /// - Returns: The difference of the operands' numbers.
 public func - <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue - rhs._numericValue
+    lhs.numericValue - rhs.numericValue
 }
 
 /// Subtracts a variable operand and a plain number of its number type: `Var<Float>(1) - 2`.
@@ -449,7 +342,7 @@ where L._Number == R._Number {
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
 public func - <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    lhs._numericValue - rhs
+    lhs.numericValue - rhs
 }
 
 /// Subtracts a plain number and a variable operand of the same number type: `2 - Var<Float>(1)`.
@@ -461,7 +354,7 @@ public func - <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
 public func - <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    lhs - rhs._numericValue
+    lhs - rhs.numericValue
 }
 
 /// Multiplies a variable operand and any operand: a number, an optional number, a number variable or
@@ -481,7 +374,7 @@ public func - <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 /// - Returns: The product of the operands' numbers.
 public func * <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue * rhs._numericValue
+    lhs.numericValue * rhs.numericValue
 }
 
 /// Multiplies any operand and a variable operand; see the overload with the variable on the left.
@@ -492,7 +385,7 @@ where L._Number == R._Number {
 /// - Returns: The product of the operands' numbers.
 public func * <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue * rhs._numericValue
+    lhs.numericValue * rhs.numericValue
 }
 
 /// Multiplies two variable operands; see the overload with one variable on the left.
@@ -503,7 +396,7 @@ where L._Number == R._Number {
 /// - Returns: The product of the operands' numbers.
 public func * <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue * rhs._numericValue
+    lhs.numericValue * rhs.numericValue
 }
 
 /// Multiplies a variable operand and a plain number of its number type: `Var<Float>(1) * 2`.
@@ -515,7 +408,7 @@ where L._Number == R._Number {
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
 public func * <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    lhs._numericValue * rhs
+    lhs.numericValue * rhs
 }
 
 /// Multiplies a plain number and a variable operand of the same number type: `2 * Var<Float>(1)`.
@@ -527,7 +420,7 @@ public func * <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
 public func * <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    lhs * rhs._numericValue
+    lhs * rhs.numericValue
 }
 
 /// Divides a variable operand and any operand: a number, an optional number, a number variable or
@@ -551,7 +444,7 @@ public func * <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 /// - Returns: The quotient of the operands' numbers.
 public func / <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._quotient(lhs._numericValue, rhs._numericValue)
+    L._Number.quotient(lhs.numericValue, rhs.numericValue)
 }
 
 /// Divides any operand and a variable operand; see the overload with the variable on the left.
@@ -562,7 +455,7 @@ where L._Number == R._Number {
 /// - Returns: The quotient of the operands' numbers.
 public func / <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._quotient(lhs._numericValue, rhs._numericValue)
+    L._Number.quotient(lhs.numericValue, rhs.numericValue)
 }
 
 /// Divides two variable operands; see the overload with one variable on the left.
@@ -573,7 +466,7 @@ where L._Number == R._Number {
 /// - Returns: The quotient of the operands' numbers.
 public func / <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._quotient(lhs._numericValue, rhs._numericValue)
+    L._Number.quotient(lhs.numericValue, rhs.numericValue)
 }
 
 /// Divides a variable operand and a plain number of its number type: `Var<Float>(1) / 2`.
@@ -585,7 +478,7 @@ where L._Number == R._Number {
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
 public func / <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    Operand._Number._quotient(lhs._numericValue, rhs)
+    Operand._Number.quotient(lhs.numericValue, rhs)
 }
 
 /// Divides a plain number and a variable operand of the same number type: `2 / Var<Float>(1)`.
@@ -597,7 +490,7 @@ public func / <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
 public func / <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    Operand._Number._quotient(lhs, rhs._numericValue)
+    Operand._Number.quotient(lhs, rhs.numericValue)
 }
 
 // MARK: - Compound Assignment
