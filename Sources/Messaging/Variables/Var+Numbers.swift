@@ -53,64 +53,92 @@ extension Var: _NumericOperand where Value: _NumericOperand {
     public typealias _Number = Value._Number
 }
 
-extension _NumericOperand {
-    /// The operand's number: its value, with `nil` read as zero.
-    var numericValue: _Number { number(in: self) }
+// MARK: - Helpers
+//
+// Internal, so that they add nothing to the types they work on. They are inlinable, so that in
+// optimized client code, where the operand types are concrete, the type comparisons fold away.
+
+/// The number of `operand`: a number, a variable, or an optional of either; `nil` reads as zero.
+@inlinable
+func _number<Operand: _NumericOperand>(_ operand: Operand) -> Operand._Number {
+    typealias Number = Operand._Number
+    if let number = _exactly(operand, Number.self) { return number }
+    if let variable = _exactly(operand, Var<Number>.self) { return variable.value }
+    if let variable = _exactly(operand, Var<Number?>.self) { return variable.value ?? .zero }
+    if let number = _exactly(operand, Number?.self) { return number ?? .zero }
+    if let variable = _exactly(operand, Var<Number>?.self) { return variable?.value ?? .zero }
+    if let variable = _exactly(operand, Var<Number?>?.self) { return variable?.value ?? .zero }
+    return _numberByCasting(operand)
 }
 
-/// The number in `operand`: a number, a variable, or an optional of either, nested to any depth.
-/// `nil` reads as zero.
-private func number<Number: _VarNumber>(in operand: Any) -> Number {
+/// The number of an operand nested deeper than `_number(_:)` looks (`Var<Var<Int>>`, `Int??`).
+@usableFromInline
+func _numberByCasting<Number: _VarNumber>(_ operand: Any) -> Number {
     switch operand {
-    case let value as Number: value
-    case let variable as any _AnyVariable: number(in: variable.anyValue)
+    case let number as Number: number
+    case let variable as any _NumberVariableReading: variable.currentNumber()
     default: .zero
     }
 }
 
-extension _VarNumberValue {
-    /// The value that holds `number`: `number` itself, or wrapped in an optional.
-    static func holding(_ number: _Number) -> Self { number as! Self }
+/// A variable whose value `_numberByCasting(_:)` reads, whatever its value type.
+private protocol _NumberVariableReading: AnyObject {
+    /// The value's number; `nil` reads as zero.
+    func currentNumber<Number: _VarNumber>() -> Number
 }
 
-extension _VarNumber {
-    /// Converts `number` to this type, as this type's `init(_:)` does.
-    static func converting(_ number: some _VarNumber) -> Self {
-        switch number {
-        case let number as Int: choosing(number, Float(number), Double(number))
-        case let number as Float: choosing(Int(number), number, Double(number))
-        case let number as Double: choosing(Int(number), Float(number), number)
-        default: unsupported(type(of: number))
-        }
-    }
+extension Var: _NumberVariableReading {
+    fileprivate func currentNumber<Number: _VarNumber>() -> Number { _numberByCasting(value) }
+}
 
-    /// Divides, as this type's `/` does.
-    static func quotient(_ lhs: Self, _ rhs: Self) -> Self {
-        switch (lhs, rhs) {
-        case (let lhs as Int, let rhs as Int): (lhs / rhs) as! Self
-        case (let lhs as Float, let rhs as Float): (lhs / rhs) as! Self
-        case (let lhs as Double, let rhs as Double): (lhs / rhs) as! Self
-        default: unsupported(Self.self)
-        }
-    }
+/// `value` as a `Target`, if that is its type. Comparing the types costs far less than a cast.
+@inlinable @inline(__always)
+func _exactly<Value, Target>(_ value: Value, _: Target.Type) -> Target? {
+    Value.self == Target.self ? (value as! Target) : nil
+}
 
-    /// The one of `int`, `float` and `double` that has this type; evaluates only that one.
-    private static func choosing(
-        _ int: @autoclosure () -> Int,
-        _ float: @autoclosure () -> Float,
-        _ double: @autoclosure () -> Double
-    ) -> Self {
-        switch Self.self {
-        case is Int.Type: int() as! Self
-        case is Float.Type: float() as! Self
-        case is Double.Type: double() as! Self
-        default: unsupported(Self.self)
-        }
-    }
+/// The value that holds `number`: `number` itself, or wrapped in an optional.
+@inlinable
+func _value<Value: _VarNumberValue>(holding number: Value._Number) -> Value {
+    number as! Value
+}
 
-    private static func unsupported(_ type: Any.Type) -> Never {
-        preconditionFailure("Number variables support Int, Float and Double, not \(type)")
-    }
+/// `number` converted, as the target type's `init(_:)` converts it.
+@inlinable
+func _converted<Target: _VarNumber>(_ number: some _VarNumber) -> Target {
+    if let number = _exactly(number, Int.self) { return _choosing(number, Float(number), Double(number)) }
+    if let number = _exactly(number, Float.self) { return _choosing(Int(number), number, Double(number)) }
+    if let number = _exactly(number, Double.self) { return _choosing(Int(number), Float(number), number) }
+    _unsupported(type(of: number))
+}
+
+/// `lhs / rhs`, as the number type's `/` divides.
+@inlinable
+func _quotient<Number: _VarNumber>(_ lhs: Number, _ rhs: Number) -> Number {
+    _choosing(
+        _exactly(lhs, Int.self)! / _exactly(rhs, Int.self)!,
+        _exactly(lhs, Float.self)! / _exactly(rhs, Float.self)!,
+        _exactly(lhs, Double.self)! / _exactly(rhs, Double.self)!
+    )
+}
+
+/// The one of `int`, `float` and `double` that has the type `Number`; evaluates only that one.
+@inlinable @inline(__always)
+func _choosing<Number: _VarNumber>(
+    _ int: @autoclosure () -> Int,
+    _ float: @autoclosure () -> Float,
+    _ double: @autoclosure () -> Double
+) -> Number {
+    if Number.self == Int.self { return int() as! Number }
+    if Number.self == Float.self { return float() as! Number }
+    if Number.self == Double.self { return double() as! Number }
+    _unsupported(Number.self)
+}
+
+/// Stops: `type` conforms to `_VarNumber`, which only `Int`, `Float` and `Double` may.
+@usableFromInline
+func _unsupported(_ type: Any.Type) -> Never {
+    preconditionFailure("Number variables support Int, Float and Double, not \(type)")
 }
 
 /// An operand of the number operators that is a variable: a number variable or an optional one.
@@ -157,8 +185,8 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var int: Int {
-        get { .converting(value.numericValue) }
-        set { value = .holding(.converting(newValue)) }
+        @inlinable get { _converted(_number(value)) }
+        @inlinable set { value = _value(holding: _converted(newValue)) }
     }
 
     /// The value as a `Float`, with `nil` read as zero. Setting it sets ``value``, like `value =`.
@@ -167,8 +195,8 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var float: Float {
-        get { .converting(value.numericValue) }
-        set { value = .holding(.converting(newValue)) }
+        @inlinable get { _converted(_number(value)) }
+        @inlinable set { value = _value(holding: _converted(newValue)) }
     }
 
     /// The value as a `Double`, with `nil` read as zero. Setting it sets ``value``, like `value =`.
@@ -177,8 +205,8 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var double: Double {
-        get { .converting(value.numericValue) }
-        set { value = .holding(.converting(newValue)) }
+        @inlinable get { _converted(_number(value)) }
+        @inlinable set { value = _value(holding: _converted(newValue)) }
     }
 }
 
@@ -240,9 +268,10 @@ extension Optional where Wrapped: _NumberVariable {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
+@inlinable
 public func + <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs.numericValue + rhs.numericValue
+    _number(lhs) + _number(rhs)
 }
 
 /// Adds any operand and a variable operand; see the overload with the variable on the left.
@@ -251,9 +280,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
+@inlinable
 public func + <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs.numericValue + rhs.numericValue
+    _number(lhs) + _number(rhs)
 }
 
 /// Adds two variable operands; see the overload with one variable on the left.
@@ -262,9 +292,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
+@inlinable
 public func + <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs.numericValue + rhs.numericValue
+    _number(lhs) + _number(rhs)
 }
 
 /// Adds a variable operand and a plain number of its number type: `Var<Float>(1) + 2`.
@@ -275,8 +306,9 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
+@inlinable
 public func + <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    lhs.numericValue + rhs
+    _number(lhs) + rhs
 }
 
 /// Adds a plain number and a variable operand of the same number type: `2 + Var<Float>(1)`.
@@ -287,8 +319,9 @@ public func + <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
+@inlinable
 public func + <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    lhs + rhs.numericValue
+    lhs + _number(rhs)
 }
 
 /// Subtracts a variable operand and any operand: a number, an optional number, a number variable or
@@ -306,9 +339,10 @@ public func + <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 ///   - lhs: The first operand.
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
+@inlinable
 public func - <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs.numericValue - rhs.numericValue
+    _number(lhs) - _number(rhs)
 }
 
 /// Subtracts any operand and a variable operand; see the overload with the variable on the left.
@@ -317,9 +351,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
+@inlinable
 public func - <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs.numericValue - rhs.numericValue
+    _number(lhs) - _number(rhs)
 }
 
 /// Subtracts two variable operands; see the overload with one variable on the left.
@@ -328,9 +363,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
+@inlinable
 public func - <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs.numericValue - rhs.numericValue
+    _number(lhs) - _number(rhs)
 }
 
 /// Subtracts a variable operand and a plain number of its number type: `Var<Float>(1) - 2`.
@@ -341,8 +377,9 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
+@inlinable
 public func - <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    lhs.numericValue - rhs
+    _number(lhs) - rhs
 }
 
 /// Subtracts a plain number and a variable operand of the same number type: `2 - Var<Float>(1)`.
@@ -353,8 +390,9 @@ public func - <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - lhs: The first operand.
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
+@inlinable
 public func - <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    lhs - rhs.numericValue
+    lhs - _number(rhs)
 }
 
 /// Multiplies a variable operand and any operand: a number, an optional number, a number variable or
@@ -372,9 +410,10 @@ public func - <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
+@inlinable
 public func * <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs.numericValue * rhs.numericValue
+    _number(lhs) * _number(rhs)
 }
 
 /// Multiplies any operand and a variable operand; see the overload with the variable on the left.
@@ -383,9 +422,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
+@inlinable
 public func * <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs.numericValue * rhs.numericValue
+    _number(lhs) * _number(rhs)
 }
 
 /// Multiplies two variable operands; see the overload with one variable on the left.
@@ -394,9 +434,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
+@inlinable
 public func * <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs.numericValue * rhs.numericValue
+    _number(lhs) * _number(rhs)
 }
 
 /// Multiplies a variable operand and a plain number of its number type: `Var<Float>(1) * 2`.
@@ -407,8 +448,9 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
+@inlinable
 public func * <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    lhs.numericValue * rhs
+    _number(lhs) * rhs
 }
 
 /// Multiplies a plain number and a variable operand of the same number type: `2 * Var<Float>(1)`.
@@ -419,8 +461,9 @@ public func * <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
+@inlinable
 public func * <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    lhs * rhs.numericValue
+    lhs * _number(rhs)
 }
 
 /// Divides a variable operand and any operand: a number, an optional number, a number variable or
@@ -442,9 +485,10 @@ public func * <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 ///   - lhs: The dividend.
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
+@inlinable
 public func / <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number.quotient(lhs.numericValue, rhs.numericValue)
+    _quotient(_number(lhs), _number(rhs))
 }
 
 /// Divides any operand and a variable operand; see the overload with the variable on the left.
@@ -453,9 +497,10 @@ where L._Number == R._Number {
 ///   - lhs: The dividend.
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
+@inlinable
 public func / <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number.quotient(lhs.numericValue, rhs.numericValue)
+    _quotient(_number(lhs), _number(rhs))
 }
 
 /// Divides two variable operands; see the overload with one variable on the left.
@@ -464,9 +509,10 @@ where L._Number == R._Number {
 ///   - lhs: The dividend.
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
+@inlinable
 public func / <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number.quotient(lhs.numericValue, rhs.numericValue)
+    _quotient(_number(lhs), _number(rhs))
 }
 
 /// Divides a variable operand and a plain number of its number type: `Var<Float>(1) / 2`.
@@ -477,8 +523,9 @@ where L._Number == R._Number {
 ///   - lhs: The dividend.
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
+@inlinable
 public func / <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    Operand._Number.quotient(lhs.numericValue, rhs)
+    _quotient(_number(lhs), rhs)
 }
 
 /// Divides a plain number and a variable operand of the same number type: `2 / Var<Float>(1)`.
@@ -489,8 +536,9 @@ public func / <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - lhs: The dividend.
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
+@inlinable
 public func / <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    Operand._Number.quotient(lhs, rhs.numericValue)
+    _quotient(lhs, _number(rhs))
 }
 
 // MARK: - Compound Assignment

@@ -28,24 +28,48 @@ extension Optional: _StringValue where Wrapped == String {}
 
 extension Var: _StringOperand where Value: _StringOperand {}
 
-extension _StringOperand {
-    /// The operand's string: its value, with `nil` read as `""`.
-    var stringValue: String { string(in: self) }
+// MARK: - Helpers
+//
+// Internal, so that they add nothing to the types they work on. They are inlinable, so that in
+// optimized client code, where the operand types are concrete, the type comparisons fold away.
+
+/// The string of `operand`: a string, a variable, or an optional of either; `nil` reads as `""`.
+@inlinable
+func _string(_ operand: some _StringOperand) -> String {
+    if let string = _exactly(operand, String.self) { return string }
+    if let variable = _exactly(operand, Var<String>.self) { return variable.value }
+    if let variable = _exactly(operand, Var<String?>.self) { return variable.value ?? "" }
+    if let string = _exactly(operand, String?.self) { return string ?? "" }
+    if let variable = _exactly(operand, Var<String>?.self) { return variable?.value ?? "" }
+    if let variable = _exactly(operand, Var<String?>?.self) { return variable?.value ?? "" }
+    return _stringByCasting(operand)
 }
 
-/// The string in `operand`: a string, a variable, or an optional of either, nested to any depth.
-/// `nil` reads as `""`.
-private func string(in operand: Any) -> String {
+/// The string of an operand nested deeper than `_string(_:)` looks (`Var<Var<String>>`,
+/// `String??`).
+@usableFromInline
+func _stringByCasting(_ operand: Any) -> String {
     switch operand {
-    case let value as String: value
-    case let variable as any _AnyVariable: string(in: variable.anyValue)
+    case let string as String: string
+    case let variable as any _StringVariableReading: variable.currentString
     default: ""
     }
 }
 
-extension _StringValue {
-    /// The value that holds `string`: `string` itself, or wrapped in an optional.
-    static func holding(_ string: String) -> Self { string as! Self }
+/// A variable whose value `_stringByCasting(_:)` reads, whatever its value type.
+private protocol _StringVariableReading: AnyObject {
+    /// The value's string; `nil` reads as `""`.
+    var currentString: String { get }
+}
+
+extension Var: _StringVariableReading {
+    fileprivate var currentString: String { _stringByCasting(value) }
+}
+
+/// The value that holds `string`: `string` itself, or wrapped in an optional.
+@inlinable
+func _value<Value: _StringValue>(holding string: String) -> Value {
+    string as! Value
 }
 
 // MARK: - String Property
@@ -72,8 +96,8 @@ extension Var: _StringVariable where Value: _StringValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var string: String {
-        get { value.stringValue }
-        set { value = Value.holding(newValue) }
+        @inlinable get { _string(value) }
+        @inlinable set { value = _value(holding: newValue) }
     }
 }
 
@@ -118,8 +142,9 @@ extension Optional: _StringVariableOperand where Wrapped: _StringVariableOperand
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
+@inlinable
 public func + <L: _StringVariableOperand, R: _StringOperand>(lhs: L, rhs: R) -> String {
-    lhs.stringValue + rhs.stringValue
+    _string(lhs) + _string(rhs)
 }
 
 /// Concatenates any operand and a string variable operand; see the overload with the variable on
@@ -129,8 +154,9 @@ public func + <L: _StringVariableOperand, R: _StringOperand>(lhs: L, rhs: R) -> 
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
+@inlinable
 public func + <L: _StringOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> String {
-    lhs.stringValue + rhs.stringValue
+    _string(lhs) + _string(rhs)
 }
 
 /// Concatenates two string variable operands; see the overload with one variable on the left.
@@ -139,8 +165,9 @@ public func + <L: _StringOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> 
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
+@inlinable
 public func + <L: _StringVariableOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> String {
-    lhs.stringValue + rhs.stringValue
+    _string(lhs) + _string(rhs)
 }
 
 // MARK: - Appending
@@ -183,7 +210,7 @@ extension Var: TextOutputStream where Value: _StringValue {
     /// - Complexity: O(*m* + *n*) for a value of length *m* and *n* observers.
     public func write(_ string: String) {
         _transform(author: self, isolation: nil) { old in
-            Value.holding(old.stringValue + string)
+            _value(holding: _string(old) + string)
         }
     }
 }

@@ -219,16 +219,3 @@ extension Var {
         variable.value = value
     }
 }
-
-/// A variable whose value is read as `Any`.
-///
-/// The number and string conveniences know their operands only by marker protocols, which have no
-/// requirements; they read a variable's value through this, and cast it to the types they admit.
-protocol _AnyVariable: AnyObject {
-    /// The current value.
-    var anyValue: Any { get }
-}
-
-extension Var: _AnyVariable {
-    var anyValue: Any { value }
-}
