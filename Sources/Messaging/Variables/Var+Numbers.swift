@@ -10,58 +10,21 @@
 // `Int? + Int` compile.
 
 // MARK: - Protocols
+//
+// The protocols only mark the types that the conveniences accept; they have no requirements, so
+// conforming `Int`, `Float`, `Double` and `Optional` adds no members to them. The work is done by
+// the internal helpers below, which cast to the few concrete types the protocols admit.
 
 /// A number type that number variables work with: `Int`, `Float` or `Double`.
 ///
 /// An implementation detail of the number conveniences of ``Var``: only the three standard
 /// conformances are supported. Don't conform other types.
-public protocol _VarNumber: _VarNumberValue, Numeric where _Number == Self {
-    /// The number as an `Int`, as `Int(_:)` converts it.
-    var _int: Int { get }
-
-    /// The number as a `Float`, as `Float(_:)` converts it.
-    var _float: Float { get }
-
-    /// The number as a `Double`, as `Double(_:)` converts it.
-    var _double: Double { get }
-
-    /// Converts an `Int`, as this type's `init(_:)` does.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: The converted value.
-    static func _converting(_ value: Int) -> Self
-
-    /// Converts a `Float`, as this type's `init(_:)` does.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: The converted value.
-    static func _converting(_ value: Float) -> Self
-
-    /// Converts a `Double`, as this type's `init(_:)` does.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: The converted value.
-    static func _converting(_ value: Double) -> Self
-
-    /// Divides, as this type's `/` does.
-    ///
-    /// - Parameters:
-    ///   - lhs: The dividend.
-    ///   - rhs: The divisor.
-    /// - Returns: `lhs / rhs`.
-    static func _quotient(_ lhs: Self, _ rhs: Self) -> Self
-}
+public protocol _VarNumber: _VarNumberValue, Numeric where _Number == Self {}
 
 /// A value that a number variable holds: a ``_VarNumber`` or an optional one.
 ///
 /// An implementation detail of the number conveniences of ``Var``. Don't conform other types.
-public protocol _VarNumberValue: _NumericOperand, Equatable {
-    /// The value that holds `number`.
-    ///
-    /// - Parameter number: The number.
-    /// - Returns: `number` itself, or wrapped in an optional.
-    static func _holding(_ number: _Number) -> Self
-}
+public protocol _VarNumberValue: _NumericOperand, Equatable {}
 
 /// An operand of the number operators of ``Var``: a number, a variable that holds one, or an
 /// optional of either. `nil` counts as zero.
@@ -70,154 +33,112 @@ public protocol _VarNumberValue: _NumericOperand, Equatable {
 public protocol _NumericOperand {
     /// The number type of the operand.
     associatedtype _Number: _VarNumber
-
-    /// The operand's number: its value, with `nil` read as zero.
-    var _numericValue: _Number { get }
 }
 
-extension _VarNumber {
-    /// The number itself.
-    public var _numericValue: Self { self }
+extension Int: _VarNumber {}
 
-    /// The number itself.
-    ///
-    /// - Parameter number: The number.
-    /// - Returns: `number`.
-    public static func _holding(_ number: Self) -> Self { number }
-}
+extension Float: _VarNumber {}
 
-extension Int: _VarNumber {
-    /// The number itself.
-    public var _int: Int { self }
-
-    /// The number as a `Float`.
-    public var _float: Float { Float(self) }
-
-    /// The number as a `Double`.
-    public var _double: Double { Double(self) }
-
-    /// Returns `value`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `value`.
-    public static func _converting(_ value: Int) -> Int { value }
-
-    /// Converts a `Float`, rounding toward zero; traps if it is not finite or out of range.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Int(value)`.
-    public static func _converting(_ value: Float) -> Int { Int(value) }
-
-    /// Converts a `Double`, rounding toward zero; traps if it is not finite or out of range.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Int(value)`.
-    public static func _converting(_ value: Double) -> Int { Int(value) }
-
-    /// Divides, rounding toward zero; traps if `rhs` is zero, or on overflow.
-    ///
-    /// - Parameters:
-    ///   - lhs: The dividend.
-    ///   - rhs: The divisor.
-    /// - Returns: `lhs / rhs`.
-    public static func _quotient(_ lhs: Int, _ rhs: Int) -> Int { lhs / rhs }
-}
-
-extension Float: _VarNumber {
-    /// The number as an `Int`; traps if it is not finite or out of range.
-    public var _int: Int { Int(self) }
-
-    /// The number itself.
-    public var _float: Float { self }
-
-    /// The number as a `Double`.
-    public var _double: Double { Double(self) }
-
-    /// Converts an `Int`, rounding to the nearest `Float`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Float(value)`.
-    public static func _converting(_ value: Int) -> Float { Float(value) }
-
-    /// Returns `value`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `value`.
-    public static func _converting(_ value: Float) -> Float { value }
-
-    /// Converts a `Double`, rounding to the nearest `Float`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Float(value)`.
-    public static func _converting(_ value: Double) -> Float { Float(value) }
-
-    /// Divides; dividing by zero gives an infinity or NaN.
-    ///
-    /// - Parameters:
-    ///   - lhs: The dividend.
-    ///   - rhs: The divisor.
-    /// - Returns: `lhs / rhs`.
-    public static func _quotient(_ lhs: Float, _ rhs: Float) -> Float { lhs / rhs }
-}
-
-extension Double: _VarNumber {
-    /// The number as an `Int`; traps if it is not finite or out of range.
-    public var _int: Int { Int(self) }
-
-    /// The number as a `Float`.
-    public var _float: Float { Float(self) }
-
-    /// The number itself.
-    public var _double: Double { self }
-
-    /// Converts an `Int`, rounding to the nearest `Double`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Double(value)`.
-    public static func _converting(_ value: Int) -> Double { Double(value) }
-
-    /// Converts a `Float`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `Double(value)`.
-    public static func _converting(_ value: Float) -> Double { Double(value) }
-
-    /// Returns `value`.
-    ///
-    /// - Parameter value: The value to convert.
-    /// - Returns: `value`.
-    public static func _converting(_ value: Double) -> Double { value }
-
-    /// Divides; dividing by zero gives an infinity or NaN.
-    ///
-    /// - Parameters:
-    ///   - lhs: The dividend.
-    ///   - rhs: The divisor.
-    /// - Returns: `lhs / rhs`.
-    public static func _quotient(_ lhs: Double, _ rhs: Double) -> Double { lhs / rhs }
-}
+extension Double: _VarNumber {}
 
 extension Optional: _NumericOperand where Wrapped: _NumericOperand {
-    /// The wrapped operand's number, or zero for `nil`.
-    public var _numericValue: Wrapped._Number {
-        switch self {
-        case .some(let wrapped): wrapped._numericValue
-        case .none: .zero
-        }
+    /// The number type of the wrapped operand.
+    public typealias _Number = Wrapped._Number
+}
+
+extension Optional: _VarNumberValue where Wrapped: _VarNumber {}
+
+extension Var: _NumericOperand where Value: _NumericOperand {
+    /// The number type of the variable's value.
+    public typealias _Number = Value._Number
+}
+
+// MARK: - Helpers
+//
+// Internal, so that they add nothing to the types they work on. They are inlinable, so that in
+// optimized client code, where the operand types are concrete, the type comparisons fold away.
+
+/// The number of `operand`: a number, a variable, or an optional of either; `nil` reads as zero.
+@inlinable
+func _number<Operand: _NumericOperand>(_ operand: Operand) -> Operand._Number {
+    typealias Number = Operand._Number
+    if let number = _exactly(operand, Number.self) { return number }
+    if let variable = _exactly(operand, Var<Number>.self) { return variable.value }
+    if let variable = _exactly(operand, Var<Number?>.self) { return variable.value ?? .zero }
+    if let number = _exactly(operand, Number?.self) { return number ?? .zero }
+    if let variable = _exactly(operand, Var<Number>?.self) { return variable?.value ?? .zero }
+    if let variable = _exactly(operand, Var<Number?>?.self) { return variable?.value ?? .zero }
+    return _numberByCasting(operand)
+}
+
+/// The number of an operand nested deeper than `_number(_:)` looks (`Var<Var<Int>>`, `Int??`).
+@usableFromInline
+func _numberByCasting<Number: _VarNumber>(_ operand: Any) -> Number {
+    switch operand {
+    case let number as Number: number
+    case let variable as any _NumberVariableReading: variable.currentNumber()
+    default: .zero
     }
 }
 
-extension Optional: _VarNumberValue where Wrapped: _VarNumber {
-    /// `number`, wrapped.
-    ///
-    /// - Parameter number: The number.
-    /// - Returns: `.some(number)`.
-    public static func _holding(_ number: Wrapped) -> Wrapped? { number }
+/// A variable whose value `_numberByCasting(_:)` reads, whatever its value type.
+private protocol _NumberVariableReading: AnyObject {
+    /// The value's number; `nil` reads as zero.
+    func currentNumber<Number: _VarNumber>() -> Number
 }
 
-extension Var: _NumericOperand where Value: _NumericOperand {
-    /// The variable's value as a number, with `nil` read as zero.
-    public var _numericValue: Value._Number { value._numericValue }
+extension Var: _NumberVariableReading {
+    fileprivate func currentNumber<Number: _VarNumber>() -> Number { _numberByCasting(value) }
+}
+
+/// `value` as a `Target`, if that is its type. Comparing the types costs far less than a cast.
+@inlinable @inline(__always)
+func _exactly<Value, Target>(_ value: Value, _: Target.Type) -> Target? {
+    Value.self == Target.self ? (value as! Target) : nil
+}
+
+/// The value that holds `number`: `number` itself, or wrapped in an optional.
+@inlinable
+func _value<Value: _VarNumberValue>(holding number: Value._Number) -> Value {
+    number as! Value
+}
+
+/// `number` converted, as the target type's `init(_:)` converts it.
+@inlinable
+func _converted<Target: _VarNumber>(_ number: some _VarNumber) -> Target {
+    if let number = _exactly(number, Int.self) { return _choosing(number, Float(number), Double(number)) }
+    if let number = _exactly(number, Float.self) { return _choosing(Int(number), number, Double(number)) }
+    if let number = _exactly(number, Double.self) { return _choosing(Int(number), Float(number), number) }
+    _unsupported(type(of: number))
+}
+
+/// `lhs / rhs`, as the number type's `/` divides.
+@inlinable
+func _quotient<Number: _VarNumber>(_ lhs: Number, _ rhs: Number) -> Number {
+    _choosing(
+        _exactly(lhs, Int.self)! / _exactly(rhs, Int.self)!,
+        _exactly(lhs, Float.self)! / _exactly(rhs, Float.self)!,
+        _exactly(lhs, Double.self)! / _exactly(rhs, Double.self)!
+    )
+}
+
+/// The one of `int`, `float` and `double` that has the type `Number`; evaluates only that one.
+@inlinable @inline(__always)
+func _choosing<Number: _VarNumber>(
+    _ int: @autoclosure () -> Int,
+    _ float: @autoclosure () -> Float,
+    _ double: @autoclosure () -> Double
+) -> Number {
+    if Number.self == Int.self { return int() as! Number }
+    if Number.self == Float.self { return float() as! Number }
+    if Number.self == Double.self { return double() as! Number }
+    _unsupported(Number.self)
+}
+
+/// Stops: `type` conforms to `_VarNumber`, which only `Int`, `Float` and `Double` may.
+@usableFromInline
+func _unsupported(_ type: Any.Type) -> Never {
+    preconditionFailure("Number variables support Int, Float and Double, not \(type)")
 }
 
 /// An operand of the number operators that is a variable: a number variable or an optional one.
@@ -264,8 +185,8 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var int: Int {
-        get { value._numericValue._int }
-        set { value = Value._holding(Value._Number._converting(newValue)) }
+        @inlinable get { _converted(_number(value)) }
+        @inlinable set { value = _value(holding: _converted(newValue)) }
     }
 
     /// The value as a `Float`, with `nil` read as zero. Setting it sets ``value``, like `value =`.
@@ -274,8 +195,8 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var float: Float {
-        get { value._numericValue._float }
-        set { value = Value._holding(Value._Number._converting(newValue)) }
+        @inlinable get { _converted(_number(value)) }
+        @inlinable set { value = _value(holding: _converted(newValue)) }
     }
 
     /// The value as a `Double`, with `nil` read as zero. Setting it sets ``value``, like `value =`.
@@ -284,8 +205,8 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var double: Double {
-        get { value._numericValue._double }
-        set { value = Value._holding(Value._Number._converting(newValue)) }
+        @inlinable get { _converted(_number(value)) }
+        @inlinable set { value = _value(holding: _converted(newValue)) }
     }
 }
 
@@ -347,9 +268,10 @@ extension Optional where Wrapped: _NumberVariable {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
+@inlinable
 public func + <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue + rhs._numericValue
+    _number(lhs) + _number(rhs)
 }
 
 /// Adds any operand and a variable operand; see the overload with the variable on the left.
@@ -358,9 +280,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
+@inlinable
 public func + <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue + rhs._numericValue
+    _number(lhs) + _number(rhs)
 }
 
 /// Adds two variable operands; see the overload with one variable on the left.
@@ -369,9 +292,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
+@inlinable
 public func + <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue + rhs._numericValue
+    _number(lhs) + _number(rhs)
 }
 
 /// Adds a variable operand and a plain number of its number type: `Var<Float>(1) + 2`.
@@ -382,8 +306,9 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
+@inlinable
 public func + <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    lhs._numericValue + rhs
+    _number(lhs) + rhs
 }
 
 /// Adds a plain number and a variable operand of the same number type: `2 + Var<Float>(1)`.
@@ -394,8 +319,9 @@ public func + <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
+@inlinable
 public func + <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    lhs + rhs._numericValue
+    lhs + _number(rhs)
 }
 
 /// Subtracts a variable operand and any operand: a number, an optional number, a number variable or
@@ -413,9 +339,10 @@ public func + <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 ///   - lhs: The first operand.
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
+@inlinable
 public func - <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue - rhs._numericValue
+    _number(lhs) - _number(rhs)
 }
 
 /// Subtracts any operand and a variable operand; see the overload with the variable on the left.
@@ -424,9 +351,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
+@inlinable
 public func - <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue - rhs._numericValue
+    _number(lhs) - _number(rhs)
 }
 
 /// Subtracts two variable operands; see the overload with one variable on the left.
@@ -435,9 +363,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
+@inlinable
 public func - <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue - rhs._numericValue
+    _number(lhs) - _number(rhs)
 }
 
 /// Subtracts a variable operand and a plain number of its number type: `Var<Float>(1) - 2`.
@@ -448,8 +377,9 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
+@inlinable
 public func - <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    lhs._numericValue - rhs
+    _number(lhs) - rhs
 }
 
 /// Subtracts a plain number and a variable operand of the same number type: `2 - Var<Float>(1)`.
@@ -460,8 +390,9 @@ public func - <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - lhs: The first operand.
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
+@inlinable
 public func - <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    lhs - rhs._numericValue
+    lhs - _number(rhs)
 }
 
 /// Multiplies a variable operand and any operand: a number, an optional number, a number variable or
@@ -479,9 +410,10 @@ public func - <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
+@inlinable
 public func * <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue * rhs._numericValue
+    _number(lhs) * _number(rhs)
 }
 
 /// Multiplies any operand and a variable operand; see the overload with the variable on the left.
@@ -490,9 +422,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
+@inlinable
 public func * <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue * rhs._numericValue
+    _number(lhs) * _number(rhs)
 }
 
 /// Multiplies two variable operands; see the overload with one variable on the left.
@@ -501,9 +434,10 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
+@inlinable
 public func * <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    lhs._numericValue * rhs._numericValue
+    _number(lhs) * _number(rhs)
 }
 
 /// Multiplies a variable operand and a plain number of its number type: `Var<Float>(1) * 2`.
@@ -514,8 +448,9 @@ where L._Number == R._Number {
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
+@inlinable
 public func * <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    lhs._numericValue * rhs
+    _number(lhs) * rhs
 }
 
 /// Multiplies a plain number and a variable operand of the same number type: `2 * Var<Float>(1)`.
@@ -526,8 +461,9 @@ public func * <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
+@inlinable
 public func * <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    lhs * rhs._numericValue
+    lhs * _number(rhs)
 }
 
 /// Divides a variable operand and any operand: a number, an optional number, a number variable or
@@ -549,9 +485,10 @@ public func * <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 ///   - lhs: The dividend.
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
+@inlinable
 public func / <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._quotient(lhs._numericValue, rhs._numericValue)
+    _quotient(_number(lhs), _number(rhs))
 }
 
 /// Divides any operand and a variable operand; see the overload with the variable on the left.
@@ -560,9 +497,10 @@ where L._Number == R._Number {
 ///   - lhs: The dividend.
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
+@inlinable
 public func / <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._quotient(lhs._numericValue, rhs._numericValue)
+    _quotient(_number(lhs), _number(rhs))
 }
 
 /// Divides two variable operands; see the overload with one variable on the left.
@@ -571,9 +509,10 @@ where L._Number == R._Number {
 ///   - lhs: The dividend.
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
+@inlinable
 public func / <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
 where L._Number == R._Number {
-    L._Number._quotient(lhs._numericValue, rhs._numericValue)
+    _quotient(_number(lhs), _number(rhs))
 }
 
 /// Divides a variable operand and a plain number of its number type: `Var<Float>(1) / 2`.
@@ -584,8 +523,9 @@ where L._Number == R._Number {
 ///   - lhs: The dividend.
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
+@inlinable
 public func / <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
-    Operand._Number._quotient(lhs._numericValue, rhs)
+    _quotient(_number(lhs), rhs)
 }
 
 /// Divides a plain number and a variable operand of the same number type: `2 / Var<Float>(1)`.
@@ -596,8 +536,9 @@ public func / <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - lhs: The dividend.
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
+@inlinable
 public func / <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
-    Operand._Number._quotient(lhs, rhs._numericValue)
+    _quotient(lhs, _number(rhs))
 }
 
 // MARK: - Compound Assignment

@@ -3,61 +3,73 @@
 // protocols on `Var<String>` and `Var<String?>`.
 
 // MARK: - Protocols
+//
+// The protocols only mark the types that the conveniences accept; they have no requirements, so
+// conforming `String` and `Optional` adds no members to them.
 
 /// A value that a string variable holds: `String` or `String?`.
 ///
 /// An implementation detail of the string conveniences of ``Var``: `Var<String>` and
 /// `Var<String?>` share one conformance to each string protocol through it. Don't conform other
 /// types.
-public protocol _StringValue: _StringOperand, Equatable {
-    /// The value that holds `string`.
-    ///
-    /// - Parameter string: The string.
-    /// - Returns: `string` itself, or wrapped in an optional.
-    static func _holding(_ string: String) -> Self
-}
+public protocol _StringValue: _StringOperand, Equatable {}
 
 /// An operand of the `+` of string variables: a string, a variable that holds one, or an optional
 /// of either. `nil` counts as the empty string.
 ///
 /// An implementation detail of the string conveniences of ``Var``. Don't conform other types.
-public protocol _StringOperand {
-    /// The operand's string: its value, with `nil` read as `""`.
-    var _stringValue: String { get }
+public protocol _StringOperand {}
+
+extension String: _StringValue {}
+
+extension Optional: _StringOperand where Wrapped: _StringOperand {}
+
+extension Optional: _StringValue where Wrapped == String {}
+
+extension Var: _StringOperand where Value: _StringOperand {}
+
+// MARK: - Helpers
+//
+// Internal, so that they add nothing to the types they work on. They are inlinable, so that in
+// optimized client code, where the operand types are concrete, the type comparisons fold away.
+
+/// The string of `operand`: a string, a variable, or an optional of either; `nil` reads as `""`.
+@inlinable
+func _string(_ operand: some _StringOperand) -> String {
+    if let string = _exactly(operand, String.self) { return string }
+    if let variable = _exactly(operand, Var<String>.self) { return variable.value }
+    if let variable = _exactly(operand, Var<String?>.self) { return variable.value ?? "" }
+    if let string = _exactly(operand, String?.self) { return string ?? "" }
+    if let variable = _exactly(operand, Var<String>?.self) { return variable?.value ?? "" }
+    if let variable = _exactly(operand, Var<String?>?.self) { return variable?.value ?? "" }
+    return _stringByCasting(operand)
 }
 
-extension String: _StringValue {
-    /// The string itself.
-    public var _stringValue: String { self }
-
-    /// The string itself.
-    ///
-    /// - Parameter string: The string.
-    /// - Returns: `string`.
-    public static func _holding(_ string: String) -> String { string }
-}
-
-extension Optional: _StringOperand where Wrapped: _StringOperand {
-    /// The wrapped operand's string, or `""` for `nil`.
-    public var _stringValue: String {
-        switch self {
-        case .some(let wrapped): wrapped._stringValue
-        case .none: ""
-        }
+/// The string of an operand nested deeper than `_string(_:)` looks (`Var<Var<String>>`,
+/// `String??`).
+@usableFromInline
+func _stringByCasting(_ operand: Any) -> String {
+    switch operand {
+    case let string as String: string
+    case let variable as any _StringVariableReading: variable.currentString
+    default: ""
     }
 }
 
-extension Optional: _StringValue where Wrapped == String {
-    /// `string`, wrapped.
-    ///
-    /// - Parameter string: The string.
-    /// - Returns: `.some(string)`.
-    public static func _holding(_ string: String) -> String? { string }
+/// A variable whose value `_stringByCasting(_:)` reads, whatever its value type.
+private protocol _StringVariableReading: AnyObject {
+    /// The value's string; `nil` reads as `""`.
+    var currentString: String { get }
 }
 
-extension Var: _StringOperand where Value: _StringOperand {
-    /// The variable's value as a string, with `nil` read as `""`.
-    public var _stringValue: String { value._stringValue }
+extension Var: _StringVariableReading {
+    fileprivate var currentString: String { _stringByCasting(value) }
+}
+
+/// The value that holds `string`: `string` itself, or wrapped in an optional.
+@inlinable
+func _value<Value: _StringValue>(holding string: String) -> Value {
+    string as! Value
 }
 
 // MARK: - String Property
@@ -84,8 +96,8 @@ extension Var: _StringVariable where Value: _StringValue {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var string: String {
-        get { value._stringValue }
-        set { value = Value._holding(newValue) }
+        @inlinable get { _string(value) }
+        @inlinable set { value = _value(holding: newValue) }
     }
 }
 
@@ -130,8 +142,9 @@ extension Optional: _StringVariableOperand where Wrapped: _StringVariableOperand
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
+@inlinable
 public func + <L: _StringVariableOperand, R: _StringOperand>(lhs: L, rhs: R) -> String {
-    lhs._stringValue + rhs._stringValue
+    _string(lhs) + _string(rhs)
 }
 
 /// Concatenates any operand and a string variable operand; see the overload with the variable on
@@ -141,8 +154,9 @@ public func + <L: _StringVariableOperand, R: _StringOperand>(lhs: L, rhs: R) -> 
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
+@inlinable
 public func + <L: _StringOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> String {
-    lhs._stringValue + rhs._stringValue
+    _string(lhs) + _string(rhs)
 }
 
 /// Concatenates two string variable operands; see the overload with one variable on the left.
@@ -151,8 +165,9 @@ public func + <L: _StringOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> 
 ///   - lhs: The first operand.
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
+@inlinable
 public func + <L: _StringVariableOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> String {
-    lhs._stringValue + rhs._stringValue
+    _string(lhs) + _string(rhs)
 }
 
 // MARK: - Appending
@@ -195,7 +210,7 @@ extension Var: TextOutputStream where Value: _StringValue {
     /// - Complexity: O(*m* + *n*) for a value of length *m* and *n* observers.
     public func write(_ string: String) {
         _transform(author: self, isolation: nil) { old in
-            Value._holding(old._stringValue + string)
+            _value(holding: _string(old) + string)
         }
     }
 }
