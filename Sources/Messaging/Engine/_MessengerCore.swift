@@ -170,13 +170,28 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
         isolation: (any Actor)?,
         _ produce: () -> Message
     ) {
+        sendChange(author: author, checksChange: checksChange, isolation: isolation, isUnchanged: nil, produce)
+    }
+
+    /// ``sendChange(author:checksChange:isolation:_:)`` with the "unchanged" test at hand, so that
+    /// a message delivered at once is tested by the caller's specialised code rather than by the
+    /// stored `_isUnchanged` (a queued message is tested with that one, by whoever delivers it).
+    @inlinable
+    final func sendChange(
+        author: AnyObject,
+        checksChange: Bool,
+        isolation: (any Actor)?,
+        isUnchanged: ((Message) -> Bool)?,
+        _ produce: () -> Message
+    ) {
         _lock()
         let message = produce()
         let action = _state.pointee.send(message, author: author, checksChange: checksChange)
         let baseline = _cleanEndsBaseline()
         _unlock()
         guard case .deliver(let table, let sequence) = action else { return }
-        if !checksChange || !(_isUnchanged?(message) ?? false) {
+        let unchanged = checksChange && ((isUnchanged ?? _isUnchanged)?(message) ?? false)
+        if !unchanged {
             _deliver(message, author: author, sequence: sequence, to: table, baseline, isolation)
         }
         _drainQueue(isolation: isolation)

@@ -29,15 +29,16 @@ struct _ObservationFields<Message> {
     /// Position in the messenger's delivery table, or -1 when not in it (under the core's lock).
     @usableFromInline var slot = -1
     @usableFromInline weak var receiver: Receiver?
-    /// Whether an ``ObservationToken`` owns it (and no receiver).
-    @usableFromInline let isToken: Bool
-    /// The handler, as the caller wrote it: two words, whichever form.
-    @usableFromInline let handler: _Handler<Message>
     /// Where the handler must run, or `nil` when it may run on any thread.
     @usableFromInline let target: _ActorQueue?
     /// Strong: the core is never referenced weakly, so its reference counting stays cheap. The
     /// messenger's `deinit` empties the core's table, which breaks the cycle.
     @usableFromInline let core: _MessengerCore<Message>
+    /// The handler, as the caller wrote it: two words and a tag, whichever form.
+    @usableFromInline let handler: _Handler<Message>
+    /// Whether an ``ObservationToken`` owns it (and no receiver). Last, beside the handler's tag
+    /// byte, where it costs no padding.
+    @usableFromInline let isToken: Bool
 }
 
 /// One observation: one handler registered on one messenger, by a receiver or a token.
@@ -68,10 +69,10 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
             create(minimumCapacity: 1) { _ in
                 _ObservationFields(
                     receiver: receiver,
-                    isToken: receiver == nil,
-                    handler: handler,
                     target: target,
-                    core: messenger._core
+                    core: messenger._core,
+                    handler: handler,
+                    isToken: receiver == nil
                 )
             },
             to: _Observation<Message>.self

@@ -57,6 +57,7 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// ``set(_:as:isolation:)`` knows the caller's actor and runs its handlers at once.
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
+    @inlinable
     public var value: Value {
         get { messenger._core.withLock { _storage } }
         set { _set(newValue, author: self, isolation: nil) }
@@ -134,8 +135,10 @@ public final class Var<Value: Equatable>: ObservableSource {
     ) throws(Failure) -> Result {
         // `sendChange` takes a closure that cannot throw, so the outcome leaves it in a variable.
         // On failure the update carries the old value twice, and the unchanged update is dropped.
+        // The closure is passed directly, not kept in a variable first, so that it stays on the
+        // stack: a closure stored in a local is allocated on the heap.
         var outcome: Swift.Result<Result, Failure>?
-        let produce = { () -> Update<Value> in
+        messenger._core.sendChange(author: self, checksChange: true, isolation: isolation) {
             let old = self._storage
             var new = old
             do throws(Failure) {
@@ -147,12 +150,6 @@ public final class Var<Value: Equatable>: ObservableSource {
             self._storage = new
             return Update(old, new)
         }
-        messenger._core.sendChange(
-            author: self,
-            checksChange: true,
-            isolation: isolation,
-            produce
-        )
         // `produce` ran exactly once, before `sendChange` returned.
         return try outcome!.get()
     }
@@ -162,24 +159,25 @@ public final class Var<Value: Equatable>: ObservableSource {
     ///
     /// `transform` runs under the lock, so it must be library code that only computes a value
     /// (such as appending to a string), never user code.
+    @inlinable
     func _transform(author: AnyObject, isolation: (any Actor)?, _ transform: (Value) -> Value) {
-        // `produce` only moves values: the old one leaves inside the update and is released, like
-        // the update, outside the lock.
-        let produce = { () -> Update<Value> in
+        // The closure only moves values: the old one leaves inside the update and is released,
+        // like the update, outside the lock. It is passed directly so that it stays on the stack.
+        messenger._core.sendChange(
+            author: author,
+            checksChange: true,
+            isolation: isolation,
+            isUnchanged: { $0.old == $0.new }
+        ) {
             let old = self._storage
             let new = transform(old)
             self._storage = new
             return Update(old, new)
         }
-        messenger._core.sendChange(
-            author: author,
-            checksChange: true,
-            isolation: isolation,
-            produce
-        )
     }
 
-    private func _set(_ newValue: Value, author: AnyObject, isolation: (any Actor)?) {
+    @inlinable
+    func _set(_ newValue: Value, author: AnyObject, isolation: (any Actor)?) {
         _transform(author: author, isolation: isolation) { _ in newValue }
     }
 }
