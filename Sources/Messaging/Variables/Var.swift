@@ -167,13 +167,14 @@ public final class Var<Value: Equatable>: ObservableSource {
             author: author,
             checksChange: true,
             isolation: isolation,
-            isUnchanged: { $0.old == $0.new }
-        ) {
-            let old = self._storage
-            let new = transform(old)
-            self._storage = new
-            return Update(old, new)
-        }
+            isUnchanged: { $0.old == $0.new },
+            {
+                let old = self._storage
+                let new = transform(old)
+                self._storage = new
+                return Update(old, new)
+            }
+        )
     }
 
     @inlinable
