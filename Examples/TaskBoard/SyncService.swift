@@ -20,8 +20,8 @@ final class SyncService: Sendable {
 
     /// Sends `changes` from a background task, followed by `.endOfBatch`.
     ///
-    /// Each `send` returns as soon as the message is in the mailbox of every main-actor
-    /// observer; the task does not wait for the main actor.
+    /// Each `send` returns as soon as the message is in the main actor's queue for every
+    /// main-actor observer; the task does not wait for the main actor.
     func download(_ changes: [RemoteChange]) -> Task<Void, Never> {
         Task.detached { [inbox] in
             for change in changes {

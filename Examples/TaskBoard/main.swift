@@ -1,10 +1,12 @@
 // TaskBoard: a task list with a model, a main-actor view model, a background sync, and observers
 // that come and go.
 //
-// Top-level code runs on the main actor, so every handler registered here runs on the main actor
-// too. Messages sent on the main actor reach those handlers before `send` returns; the changes
-// that the sync service sends from a background task wait in a mailbox until the main actor takes
-// them, in order. The program awaits that work before it ends, so the output is always the same.
+// The board, the panel and the store are `MainActorObserver`s: their handlers run on the main
+// actor and use its state directly. Messages sent on the main actor reach them before `send`
+// returns; the changes that the sync service sends from a background task wait in the main
+// actor's queue until the main actor takes them, in order. The feed's tokens take `@Sendable`
+// handlers, which run wherever the message is delivered. The program awaits the background work
+// before it ends, so the output is always the same.
 
 import Messaging
 
