@@ -59,7 +59,7 @@ public typealias _GeneralObserverSendableMetatype = Any
 /// A conformance cannot be isolated to a global actor: the protocol inherits `SendableMetatype`,
 /// so `@MainActor final class Panel: @MainActor GeneralObservable` does not compile, because
 /// other threads could not use it. An actor-isolated class may still conform, with nonisolated
-/// implementations of the requirements it provides. See <doc:MemoryAndThreads>.
+/// implementations of the requirements it provides. See the article "Memory and Threads".
 public protocol GeneralObservable: AnyObject, _GeneralObserverSendableMetatype {
     /// The stable identity of this observable.
     ///
@@ -161,7 +161,7 @@ public protocol GeneralObservable: AnyObject, _GeneralObserverSendableMetatype {
 /// so `@MainActor final class Panel: @MainActor GeneralSubscriber` does not compile. An observable
 /// lists and unsubscribes its observers on any thread, where an isolated conformance could not be
 /// used. An actor-isolated class may still conform, with nonisolated implementations of the
-/// requirements it provides. See <doc:MemoryAndThreads>.
+/// requirements it provides. See the article "Memory and Threads".
 public protocol GeneralSubscriber: _GeneralObserverSendableMetatype {
     /// The stable identity of this observer; observables recognise it by this value.
     var uuid: UUID { get }
