@@ -30,12 +30,6 @@ let package = Package(
             path: "Benchmarks/MessagingBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // Not a benchmark of the plugin: a plain program to run under `valgrind --tool=callgrind`.
-        .executableTarget(
-            name: "InstructionCounts",
-            dependencies: [.product(name: "Messaging", package: "swift-general-observer")],
-            path: "Benchmarks/InstructionCounts"
-        ),
     ],
     swiftLanguageModes: [.v6]
 )

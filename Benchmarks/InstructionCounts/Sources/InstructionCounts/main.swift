@@ -2,7 +2,7 @@
 // `valgrind --tool=callgrind`, which gives the same total run after run whatever else the machine
 // does. Run each scenario twice, with `count` and with 0, and divide the difference by `count`:
 //
-//     valgrind --tool=callgrind --callgrind-out-file=/dev/null .build/release/InstructionCounts send-1000 1000
+//     valgrind --tool=callgrind --callgrind-out-file=/dev/null .build/release/InstructionCounts messenger-send-1000 1000
 //
 // Scenarios: closure-send-1, messenger-send-1, closure-send-1000, messenger-send-1000 (per
 // delivery), var-set (a variable with one observer), token-subscribe-cancel.
