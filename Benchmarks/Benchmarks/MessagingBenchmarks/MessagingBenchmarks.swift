@@ -120,17 +120,18 @@ func registerSubscribeAndCancelBenchmarks<Channel, Subscription>(
     }
 }
 
-/// Makes 1,000 subscriptions to one channel and reports the requested heap bytes they still hold
-/// when the measurement ends, and their allocations, per subscription. Bytes are the sizes asked
-/// of `malloc`; the allocator's own rounding and headers come on top.
-func registerMemoryBenchmark<Channel, Subscription>(
-    _ system: String,
-    makeChannel: @escaping () -> Channel,
-    subscribe: @escaping (Channel) -> Subscription
+/// Reports the heap that 1,000 runs of `measured` still hold when the measurement ends, and their
+/// allocations, per run. `prepare` makes what the runs need, unmeasured; what `measured` returns
+/// is kept alive until the end. Bytes are the sizes asked of `malloc`; the allocator's own
+/// rounding and headers come on top.
+func registerHeapBenchmark<Prepared, Kept>(
+    _ name: String,
+    prepare: @escaping (_ count: Int) -> Prepared,
+    measured: @escaping (_ prepared: Prepared, _ index: Int) -> Kept
 ) {
     let count = 1_000
     Benchmark(
-        "\(system): heap held per live subscription",
+        name,
         configuration: .init(
             metrics: [.memoryLeakedBytes, .mallocCountTotal],
             scalingFactor: .kilo,
@@ -138,16 +139,29 @@ func registerMemoryBenchmark<Channel, Subscription>(
             maxIterations: 100
         )
     ) { benchmark in
-        let channel = makeChannel()
-        var subscriptions: [Subscription] = []
-        subscriptions.reserveCapacity(count)
+        let prepared = prepare(count)
+        var kept: [Kept] = []
+        kept.reserveCapacity(count)
         benchmark.startMeasurement()
-        for _ in 0..<count {
-            subscriptions.append(subscribe(channel))
+        for index in 0..<count {
+            kept.append(measured(prepared, index))
         }
         benchmark.stopMeasurement()
-        withExtendedLifetime((channel, subscriptions)) {}
+        withExtendedLifetime((prepared, kept)) {}
     }
+}
+
+/// The heap held per live subscription to one channel.
+func registerMemoryBenchmark<Channel, Subscription>(
+    _ system: String,
+    makeChannel: @escaping () -> Channel,
+    subscribe: @escaping (Channel) -> Subscription
+) {
+    registerHeapBenchmark(
+        "\(system): heap held per live subscription",
+        prepare: { _ in makeChannel() },
+        measured: { channel, _ in subscribe(channel) }
+    )
 }
 
 // MARK: - Measuring
@@ -367,48 +381,20 @@ let benchmarks: @Sendable () -> Void = {
 
 /// Heap held by one more observation of a messenger, by observers made before the measurement.
 func registerObserveMemoryBenchmark(_ system: String) {
-    let count = 1_000
-    Benchmark(
+    registerHeapBenchmark(
         "\(system): heap held per observe by an existing observer",
-        configuration: .init(
-            metrics: [.memoryLeakedBytes, .mallocCountTotal],
-            scalingFactor: .kilo,
-            maxDuration: .seconds(1),
-            maxIterations: 100
-        )
-    ) { benchmark in
-        let messenger = Messenger<Int>()
-        let observers = (0..<count).map { _ in FreeObserver() }
-        benchmark.startMeasurement()
-        for observer in observers {
-            observer.observe(messenger) { blackHole($0) }
-        }
-        benchmark.stopMeasurement()
-        withExtendedLifetime((messenger, observers)) {}
-    }
+        prepare: { count in (messenger: Messenger<Int>(), observers: (0..<count).map { _ in FreeObserver() }) },
+        measured: { prepared, index in prepared.observers[index].observe(prepared.messenger) { blackHole($0) } }
+    )
 }
 
 /// Heap held by a messenger that nobody observes.
 func registerEmptyMessengerBenchmark() {
-    let count = 1_000
-    Benchmark(
+    registerHeapBenchmark(
         "Messaging Messenger: heap held by a messenger nobody observes",
-        configuration: .init(
-            metrics: [.memoryLeakedBytes, .mallocCountTotal],
-            scalingFactor: .kilo,
-            maxDuration: .seconds(1),
-            maxIterations: 100
-        )
-    ) { benchmark in
-        var messengers: [Messenger<Int>] = []
-        messengers.reserveCapacity(count)
-        benchmark.startMeasurement()
-        for _ in 0..<count {
-            messengers.append(Messenger<Int>())
-        }
-        benchmark.stopMeasurement()
-        withExtendedLifetime(messengers) {}
-    }
+        prepare: { _ in () },
+        measured: { _, _ in Messenger<Int>() }
+    )
 }
 
 /// Setting a variable's value with one observer, against `send` on a messenger with one.
@@ -431,6 +417,16 @@ func registerVariableSetBenchmarks(_ system: String) {
     }
 }
 
+/// A messenger and `count` free observers that observe it once each.
+func observingObservers(_ count: Int) -> (Messenger<Int>, [FreeObserver]) {
+    let messenger = Messenger<Int>()
+    let observers = (0..<count).map { _ in FreeObserver() }
+    for observer in observers {
+        observer.observe(messenger) { blackHole($0) }
+    }
+    return (messenger, observers)
+}
+
 /// `amISubscribed` asked of an observable for observers in random order, at 10k and 100k.
 func registerAmISubscribedBenchmarks(_ system: String) {
     for count in [10_000, 100_000] {
@@ -438,11 +434,7 @@ func registerAmISubscribedBenchmarks(_ system: String) {
             "\(system): amISubscribed in random order (n = \(count))",
             configuration: subscriptionChurnConfiguration
         ) { benchmark in
-            let messenger = Messenger<Int>()
-            let observers = (0..<count).map { _ in FreeObserver() }
-            for observer in observers {
-                observer.observe(messenger) { blackHole($0) }
-            }
+            let (messenger, observers) = observingObservers(count)
             let shuffled = observers.shuffled()
             measureBatch(benchmark, count: count) {
                 for observer in shuffled {
@@ -472,11 +464,7 @@ func registerObserveAndStopBenchmarks(_ system: String) {
             "\(system): stopObserving in random order (n = \(count))",
             configuration: subscriptionChurnConfiguration
         ) { benchmark in
-            let messenger = Messenger<Int>()
-            let observers = (0..<count).map { _ in FreeObserver() }
-            for observer in observers {
-                observer.observe(messenger) { blackHole($0) }
-            }
+            let (messenger, observers) = observingObservers(count)
             let shuffled = observers.shuffled()
             measureBatch(benchmark, count: count) {
                 for observer in shuffled {

@@ -50,7 +50,8 @@ extension ObservableSource {
     /// - Complexity: O(1) amortized.
     public func subscribe(_ receive: @escaping @Sendable (Message) -> Void) -> ObservationToken {
         let messenger = messenger
-        let observation = _Observation.make(receiver: nil, messenger: messenger, target: nil, receive: receive)
+        let observation = _Observation.make(
+            receiver: nil, messenger: messenger, target: nil, handler: .message(receive))
         messenger._core.insert(observation)
         return ObservationToken(observation)
     }

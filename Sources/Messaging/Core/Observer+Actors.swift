@@ -36,10 +36,7 @@ extension MainActorObserver {
         _ observable: Source,
         _ receive: @escaping (Source.Message) -> Void
     ) {
-        _observe(
-            observable,
-            _Observation.make(receiver: receiver, messenger: observable.messenger, target: .main, receive: receive)
-        )
+        _observe(observable, target: .main, .message(receive))
     }
 
     /// Starts observing `observable`; `receive` gets every message and its author, on the main
@@ -53,15 +50,7 @@ extension MainActorObserver {
         _ observable: Source,
         _ receive: @escaping (Source.Message, AnyObject) -> Void
     ) {
-        _observe(
-            observable,
-            _Observation.make(
-                receiver: receiver,
-                messenger: observable.messenger,
-                target: .main,
-                receiveWithAuthor: receive
-            )
-        )
+        _observe(observable, target: .main, .messageAndAuthor(receive))
     }
 }
 
@@ -127,10 +116,7 @@ extension ActorObserver {
         _ observable: Source,
         _ receive: @escaping (Source.Message) -> Void
     ) {
-        _observe(
-            observable,
-            _Observation.make(receiver: receiver, messenger: observable.messenger, target: .of(self), receive: receive)
-        )
+        _observe(observable, target: .of(self), .message(receive))
     }
 
     /// Starts observing `observable`; `receive` gets every message and its author, on this actor.
@@ -143,15 +129,7 @@ extension ActorObserver {
         _ observable: Source,
         _ receive: @escaping (Source.Message, AnyObject) -> Void
     ) {
-        _observe(
-            observable,
-            _Observation.make(
-                receiver: receiver,
-                messenger: observable.messenger,
-                target: .of(self),
-                receiveWithAuthor: receive
-            )
-        )
+        _observe(observable, target: .of(self), .messageAndAuthor(receive))
     }
 
     /// Starts observing `observable` with a handler that receives this actor, isolated, which the
@@ -173,9 +151,6 @@ extension ActorObserver {
             // `_ActorQueue`), so the check always passes.
             self?.assumeIsolated { observer in receive(observer, message) }
         }
-        _observe(
-            observable,
-            _Observation.make(receiver: receiver, messenger: observable.messenger, target: .of(self), receive: handler)
-        )
+        _observe(observable, target: .of(self), .message(handler))
     }
 }

@@ -60,9 +60,7 @@ extension Observer {
         _ observable: Source,
         _ receive: @escaping @Sendable (Source.Message) -> Void
     ) {
-        _observe(
-            observable,
-            _Observation.make(receiver: receiver, messenger: observable.messenger, target: nil, receive: receive))
+        _observe(observable, target: nil, .message(receive))
     }
 
     /// Starts observing `observable`; `receive` gets every message and its author.
@@ -83,11 +81,7 @@ extension Observer {
         _ observable: Source,
         _ receive: @escaping @Sendable (Source.Message, AnyObject) -> Void
     ) {
-        _observe(
-            observable,
-            _Observation.make(
-                receiver: receiver, messenger: observable.messenger, target: nil, receiveWithAuthor: receive)
-        )
+        _observe(observable, target: nil, .messageAndAuthor(receive))
     }
 
     /// Whether this observer has an active observation of `observable`.
@@ -148,8 +142,19 @@ extension Observer {
         receiver._stopObserving(observable, key: ObjectIdentifier(observable.messenger), by: self)
     }
 
-    /// Adds a made observation, and the relationship if it is the first of this pair.
-    func _observe<Source: ObservableSource>(_ observable: Source, _ observation: _Observation<Source.Message>) {
+    /// Starts an observation with `handler`, to run on `target` (or on the delivering thread), and
+    /// the relationship if it is the first of this pair.
+    func _observe<Source: ObservableSource>(
+        _ observable: Source,
+        target: _ActorQueue?,
+        _ handler: _Handler<Source.Message>
+    ) {
+        let observation = _Observation.make(
+            receiver: receiver,
+            messenger: observable.messenger,
+            target: target,
+            handler: handler
+        )
         receiver._add(observation, of: observable, by: self)
     }
 }

@@ -81,24 +81,6 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
         return observation
     }
 
-    static func make(
-        receiver: Receiver?,
-        messenger: Messenger<Message>,
-        target: _ActorQueue?,
-        receive: @escaping (Message) -> Void
-    ) -> _Observation<Message> {
-        make(receiver: receiver, messenger: messenger, target: target, handler: .message(receive))
-    }
-
-    static func make(
-        receiver: Receiver?,
-        messenger: Messenger<Message>,
-        target: _ActorQueue?,
-        receiveWithAuthor: @escaping (Message, AnyObject) -> Void
-    ) -> _Observation<Message> {
-        make(receiver: receiver, messenger: messenger, target: target, handler: .messageAndAuthor(receiveWithAuthor))
-    }
-
     @inlinable
     final var _fields: UnsafeMutablePointer<_ObservationFields<Message>> {
         withUnsafeMutablePointerToHeader { $0 }
