@@ -85,13 +85,13 @@ struct DeadlockRegressionTests {
         let watcher = Spy("watcher")
         let finished = runOnThreads(4, timeout: 30) { index in
             if index == 0 {
-                Self.repeatFor(.seconds(2)) { watcher.stopObserving() }
+                Self.repeatFor(.milliseconds(700)) { watcher.stopObserving() }
             } else {
                 // Each thread keeps a few sources alive and replaces one at a time, so that sources
                 // die while the stopping thread walks the observer's table.
                 var sources = (0..<32).map { _ in Source() }
                 var next = 0
-                Self.repeatFor(.seconds(2)) {
+                Self.repeatFor(.milliseconds(700)) {
                     let source = Source()
                     watcher.observe(source) { _ in }
                     source.send(1)
@@ -109,7 +109,7 @@ struct DeadlockRegressionTests {
         let watcher = Spy("watcher")
         let finished = runOnThreads(2, timeout: 30) { index in
             if index == 0 {
-                Self.repeatFor(.seconds(2)) {
+                Self.repeatFor(.milliseconds(700)) {
                     watcher.observe(source) { _ in }
                     watcher.stopObserving(source)
                 }
@@ -118,7 +118,7 @@ struct DeadlockRegressionTests {
                 // the source's ledger holds them.
                 var listeners = (0..<64).map { _ in Listener(source: source, watcher: watcher) }
                 var next = 0
-                Self.repeatFor(.seconds(2)) {
+                Self.repeatFor(.milliseconds(700)) {
                     let listener = Listener(source: source, watcher: watcher)
                     source.subscribe(listener)
                     listeners[next] = listener
