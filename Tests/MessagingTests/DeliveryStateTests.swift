@@ -28,7 +28,7 @@ struct DeliveryStateTests {
     /// tables were retired.
     func finish(_ state: inout _DeliveryState<Int>) -> (next: UInt64?, retired: Int) {
         switch state.finishDelivery() {
-        case .idle(let retired): (nil, retired.count)
+        case .idle(let retired, _): (nil, retired.count)
         case .deliverNext(let delivery, let retired): (delivery.envelope.sequence, retired.count)
         }
     }
@@ -110,6 +110,40 @@ struct DeliveryStateTests {
         #expect(kept.map(ObjectIdentifier.init) == observations.suffix(10).map(ObjectIdentifier.init))
         #expect(slots.indices.allSatisfy { index in slots[index].map { $0._slot == index } ?? true })
         withExtendedLifetime(observations) {}
+    }
+
+    @Test("removeAll during a delivery keeps the table the delivery reads, and drops what was queued")
+    func removeAllDuringADelivery() {
+        var state = _DeliveryState<Int>()
+        let first = observation()
+        state.insert(first)
+        _ = state.send(1, author: author, checksChange: false)
+        #expect(isQueued(state.send(2, author: author, checksChange: false)))
+
+        let table = state.removeAll()
+        guard case .idle(let retired, let discarded) = state.finishDelivery() else {
+            Issue.record("expected .idle")
+            return
+        }
+        #expect(retired.count == 1 && retired.first === table)
+        #expect(discarded.compactMap { $0?.message } == [2])
+        withExtendedLifetime(first) {}
+    }
+
+    @Test("a queue that never runs empty does not keep its delivered prefix")
+    func queuePrefixIsTrimmed() {
+        var state = _DeliveryState<Int>()
+        let first = observation()
+        state.insert(first)
+        _ = state.send(0, author: author, checksChange: false)
+        // Each delivery finishes while another message is already queued.
+        for value in 1...1_000 {
+            #expect(isQueued(state.send(value, author: author, checksChange: false)))
+            #expect(finish(&state).next == UInt64(value))
+        }
+        #expect(state._queue.count <= 130)
+        #expect(finish(&state).next == nil)
+        withExtendedLifetime(first) {}
     }
 
     @Test("removeAll hands the table back and leaves none")

@@ -149,13 +149,11 @@ extension Observer {
         target: _ActorQueue?,
         _ handler: _Handler<Source.Message>
     ) {
-        let observation = _Observation.make(
-            receiver: receiver,
-            messenger: observable.messenger,
-            target: target,
-            handler: handler
-        )
-        receiver._add(observation, of: observable, by: self)
+        // The getter is read once: the observation, the receiver's table and the core's table
+        // must all name the same messenger.
+        let messenger = observable.messenger
+        let observation = _Observation.make(receiver: receiver, messenger: messenger, target: target, handler: handler)
+        receiver._add(observation, of: observable, messenger: messenger, by: self)
     }
 }
 

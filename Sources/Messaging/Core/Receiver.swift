@@ -48,9 +48,9 @@ public final class Receiver: @unchecked Sendable {  // `_observed`, `_changes`, 
     func _add<Source: ObservableSource>(
         _ observation: _Observation<Source.Message>,
         of source: Source,
+        messenger: Messenger<Source.Message>,
         by observer: some Observer
     ) {
-        let messenger = source.messenger
         let key = ObjectIdentifier(messenger)
         let isFirst = _lock.withLock { () -> Bool in
             if _observed[key] != nil {

@@ -84,8 +84,9 @@ enum _SendAction<Message> {
 enum _FinishAction<Message> {
     /// Deliver the next queued message; release the retired tables after unlocking.
     case deliverNext(_Delivery<Message>, retired: [_ObservationTable<Message>])
-    /// The queue is empty and the messenger idle; release the retired tables after unlocking.
-    case idle(retired: [_ObservationTable<Message>])
+    /// The messenger is idle; release the retired tables, and any queued messages that could not
+    /// be delivered because the messenger died meanwhile, after unlocking.
+    case idle(retired: [_ObservationTable<Message>], discarded: [_Envelope<Message>?] = [])
 }
 
 /// Where a messenger is: states that exclude each other.
@@ -165,17 +166,27 @@ struct _DeliveryState<Message> {
     mutating func finishDelivery() -> _FinishAction<Message> {
         var retired: [_ObservationTable<Message>] = []
         swap(&retired, &retiredTables)
-        guard _queueHead < _queue.count else {
+        guard _queueHead < _queue.count, _table != nil else {
             phase = .idle
-            if !_queue.isEmpty {
+            var discarded: [_Envelope<Message>?] = []
+            if _queueHead < _queue.count {
+                // The messenger died during the delivery: nobody is left to deliver to.
+                swap(&discarded, &_queue)
+            } else if !_queue.isEmpty {
                 // Every element was moved out already: this frees only the buffer.
                 _queue.removeAll(keepingCapacity: _queue.count <= 64)
-                _queueHead = 0
             }
-            return .idle(retired: retired)
+            _queueHead = 0
+            return .idle(retired: retired, discarded: discarded)
         }
         let envelope = _queue[_queueHead].take().unsafelyUnwrapped
         _queueHead += 1
+        if _queueHead > 64, _queueHead * 2 > _queue.count {
+            // Under sustained sending the queue may never run empty: drop the delivered prefix,
+            // which holds only `nil`s, so that it does not grow for as long as the senders go on.
+            _queue.removeFirst(_queueHead)
+            _queueHead = 0
+        }
         phase = .deliveringFromTable
         return .deliverNext(_Delivery(envelope: envelope, table: Unmanaged.passUnretained(table)), retired: retired)
     }
@@ -247,6 +258,11 @@ struct _DeliveryState<Message> {
         var removed: _ObservationTable<Message>?
         swap(&removed, &_table)
         liveCount = 0
+        if case .deliveringFromTable = phase, let removed {
+            // A delivery still reads it: it stays alive until that delivery finishes.
+            retiredTables.append(removed)
+            phase = .deliveringFromRetiredTable
+        }
         removed?.withUnsafeMutablePointers { count, slots in
             for index in 0..<count.pointee { slots[index]?._slot = -1 }
         }

@@ -207,8 +207,9 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
             _unlock()
             // Tables retired during the delivery are released here, outside the lock.
             switch consume action {
-            case .idle(let retired):
+            case .idle(let retired, let discarded):
                 _ = consume retired
+                _ = consume discarded
                 return
             case .deliverNext(let next, let retired):
                 _ = consume retired

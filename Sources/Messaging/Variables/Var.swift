@@ -138,6 +138,8 @@ public final class Var<Value: Equatable>: ObservableSource {
         // The closure is passed directly, not kept in a variable first, so that it stays on the
         // stack: a closure stored in a local is allocated on the heap.
         var outcome: Swift.Result<Result, Failure>?
+        // What `body` left in the value when it threw: released after unlocking, like the rest.
+        var abandoned: Value?
         messenger._core.sendChange(author: self, checksChange: true, isolation: isolation) {
             let old = self._storage
             var new = old
@@ -145,11 +147,13 @@ public final class Var<Value: Equatable>: ObservableSource {
                 outcome = .success(try body(&new))
             } catch {
                 outcome = .failure(error)
+                abandoned = consume new
                 return Update(old, old)
             }
             self._storage = new
             return Update(old, new)
         }
+        _ = consume abandoned
         // `produce` ran exactly once, before `sendChange` returned.
         return try outcome!.get()
     }
