@@ -220,33 +220,47 @@ func measureOnThreads(_ benchmark: Benchmark, threadCount: Int, _ work: @escapin
 
 // MARK: - Baseline: closure array behind a mutex
 
+/// A heap-allocated `pthread_mutex_t`, as the baselines use it: a pointer, no object of its own.
+/// Its owner calls `destroy()` in its `deinit`.
+struct PthreadMutex {
+    private let pointer: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(pointer, nil)
+    }
+
+    func lock() { pthread_mutex_lock(pointer) }
+
+    func unlock() { pthread_mutex_unlock(pointer) }
+
+    func destroy() {
+        pthread_mutex_destroy(pointer)
+        pointer.deallocate()
+    }
+}
+
 /// The simplest thread-safe broadcaster: handlers in an array behind a mutex. `send` copies the array
 /// under the lock and calls the handlers after unlocking.
 final class LockedClosureList: @unchecked Sendable {  // `handlers` is guarded by `mutex`
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PthreadMutex()
     private var handlers: [(Int) -> Void] = []
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        mutex.destroy()
     }
 
     func append(_ handler: @escaping (Int) -> Void) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         handlers.append(handler)
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     func send(_ value: Int) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         let snapshot = handlers
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
         for handler in snapshot {
             handler(value)
         }
@@ -265,33 +279,26 @@ func connectLockedClosureList(receiverCount: Int) -> ConnectedChannel {
 /// The same list with cancellable entries, for the subscribe and cancel baselines: a dictionary
 /// from token to handler behind the mutex.
 final class LockedClosureTable: @unchecked Sendable {  // `handlers` and `nextToken` are guarded by `mutex`
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PthreadMutex()
     private var handlers: [Int: (Int) -> Void] = [:]
     private var nextToken = 0
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        mutex.destroy()
     }
 
     func subscribe(_ handler: @escaping (Int) -> Void) -> Int {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         nextToken += 1
         handlers[nextToken] = handler
         return nextToken
     }
 
     func cancel(_ token: Int) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         let removed = handlers.removeValue(forKey: token)
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
         withExtendedLifetime(removed) {}
     }
 }
