@@ -583,6 +583,32 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
         )
     }
 
+    /// The observers recorded here that are still alive, in the order they subscribed.
+    ///
+    /// Use it when a conforming type keeps some relationships of its own beside the ledger and
+    /// lists both.
+    ///
+    /// - Complexity: O(*n*) for *n* entries.
+    public var liveObservers: [any GeneralSubscriber] { _liveObservers() }
+
+    /// The observables recorded here (by a tracking observer's ledger) that are still alive, in the
+    /// order they were subscribed to.
+    ///
+    /// - Complexity: O(*n*) for *n* entries.
+    public var liveSubscriptions: [any GeneralObservable] { _liveSubscriptions() }
+
+    /// Whether an observer with this identity is recorded here.
+    ///
+    /// - Parameter uuid: The observer's ``GeneralSubscriber/uuid``.
+    /// - Complexity: O(1) on average.
+    public func containsObserver(_ uuid: UUID) -> Bool { _hasObserver(uuid) }
+
+    /// Whether an observable with this identity is recorded here (in a tracking observer's ledger).
+    ///
+    /// - Parameter uuid: The observable's ``GeneralObservable/uuid``.
+    /// - Complexity: O(1) on average.
+    public func containsSubscription(_ uuid: UUID) -> Bool { _hasSubscription(uuid) }
+
     func _hasObserver(_ key: UUID) -> Bool {
         _locked { _observers.contains(key) }
     }

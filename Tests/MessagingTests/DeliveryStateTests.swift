@@ -10,7 +10,7 @@ struct DeliveryStateTests {
     let author = Probe()
 
     func observation() -> _Observation<Int> {
-        _Observation.make(receiver: nil, messenger: messenger, target: nil, handler: .message { _ in })
+        _Observation.make(observer: nil, messenger: messenger, target: nil, handler: .message { _ in })
     }
 
     /// The sequence number of a `.deliver` action, or `nil` for any other action.

@@ -253,4 +253,43 @@ struct LifetimeTests {
         #expect(log.entries == ["dog:1"])
         #expect(messenger.observationCount == 0)
     }
+
+    /// Two observers that share one receiver (the documented way to start and stop together).
+    final class SharingObserver: Observer, Sendable {
+        let receiver: Receiver
+
+        init(_ receiver: Receiver) {
+            self.receiver = receiver
+        }
+    }
+
+    @Test("a shared receiver releases the observations of dead messengers, even when the observer that made them died")
+    func sharedReceiverSweepsObservationsOfDeadMessengers() {
+        let receiver = Receiver()
+        var maker: SharingObserver? = SharingObserver(receiver)
+        let keeper = SharingObserver(receiver)
+        var weakProbes: [() -> Probe?] = []
+        do {
+            var messengers: [Messenger<Int>] = []
+            for _ in 0..<20 {
+                let messenger = Messenger<Int>()
+                let probe = Probe()
+                weak let weakProbe = probe
+                weakProbes.append { weakProbe }
+                maker!.observe(messenger) { _ in withExtendedLifetime(probe) {} }
+                messengers.append(messenger)
+            }
+            // The observer that made them dies first: the messengers cannot reach the receiver
+            // through it when they die, so their observations stay in the receiver's table.
+            maker = nil
+            withExtendedLifetime(messengers) {}
+        }
+        #expect(weakProbes.contains { $0() != nil })
+        // As the shared receiver's table grows, the entries of dead messengers are swept.
+        let living = (0..<40).map { _ in Messenger<Int>() }
+        for messenger in living { keeper.observe(messenger) { _ in } }
+        #expect(weakProbes.allSatisfy { $0() == nil })
+        #expect(living.allSatisfy { keeper.isObserving($0) })
+        withExtendedLifetime((keeper, living)) {}
+    }
 }

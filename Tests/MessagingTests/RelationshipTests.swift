@@ -357,4 +357,85 @@ struct RelationshipTests {
         #expect(dog.subscriptions.first === messenger)
         #expect(log.entries == ["dog.subscribedTo(?) subscribed: true"])
     }
+
+    @Test(
+        "an observer also subscribed by subscribe(_:) has one relationship: listed once, ended once, called back once")
+    func observingAndSubscribingMakeOneRelationship() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        dog.observe(sky) { _ in }
+        #expect(sky.subscribe(dog) == nil)  // already subscribed, by observing
+        #expect(log.take() == Self.subscription("dog", to: "sky"))
+
+        let moon = Sky("moon", log: log)
+        #expect(moon.subscribe(dog) === dog)  // a relationship without messages
+        dog.observe(moon) { _ in }
+        #expect(log.take() == Self.subscription("dog", to: "moon"))  // once: the pair existed
+
+        #expect(sky.observers.map { nameOf($0) } == ["dog"])
+        #expect(moon.observers.map { nameOf($0) } == ["dog"])
+        #expect(dog.subscriptions.map { nameOf($0) } == ["sky", "moon"])
+        #expect(moon.amISubscribed(dog) && dog.amISubscribed(moon))
+
+        // Ending the observation ends the recorded subscription with it, in one callback pair.
+        dog.stopObserving(moon)
+        #expect(log.take() == Self.unsubscription("dog", from: "moon"))
+        #expect(!moon.amISubscribed(dog) && !dog.amISubscribed(moon))
+        #expect(moon.unsubscribe(dog) == nil)
+        #expect(log.take().isEmpty)
+
+        // A recorded subscription alone is ended by unsubscribeAll(), once.
+        #expect(moon.subscribe(dog) === dog)
+        _ = log.take()
+        #expect(dog.unsubscribeAll().map { nameOf($0) } == ["sky", "moon"])
+        #expect(log.take() == Self.unsubscription("dog", from: "sky") + Self.unsubscription("dog", from: "moon"))
+        #expect(dog.subscriptions.isEmpty && sky.observers.isEmpty && moon.observers.isEmpty)
+    }
+
+    @Test("tokens are observations, not observers: never listed, never subscribed")
+    func tokensAreNotListed() {
+        let messenger = Messenger<Int>()
+        let token = messenger.subscribe { _ in }
+        let spy = Spy("spy")
+        spy.observe(messenger) { _ in }
+        #expect(messenger.observationCount == 2)
+        #expect(messenger.observers.count == 1)
+        #expect(messenger.observers.first as AnyObject === spy)
+        #expect(messenger.amISubscribed(spy))
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("observers share the observable's identity with its messenger, through either")
+    func sourceAndMessengerAreOneObservable() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        dog.observe(sky.messenger) { _ in }
+        #expect(dog.amISubscribed(sky) && dog.amISubscribed(sky.messenger))
+        #expect(sky.amISubscribed(dog) && sky.messenger.amISubscribed(dog))
+        #expect(dog.isObserving(sky))
+        dog.observe(sky) { _ in }  // the same pair: no second relationship
+        #expect(dog.subscriptions.count == 1)
+        dog.stopObserving(sky)
+        #expect(!dog.isObserving(sky.messenger))
+        #expect(sky.messenger.observationCount == 0)
+    }
+
+    @Test("the observers listed are the live ones, each once, however many observations each has")
+    func observersAreListedOnceEach() {
+        let messenger = Messenger<Int>()
+        let first = Spy("spy")
+        var second: Spy? = Spy("spy")
+        weak let weakSecond = second
+        first.observe(messenger) { _ in }
+        second!.observe(messenger) { _ in }
+        first.observe(messenger) { _ in }
+        #expect(messenger.observers.count == 2)
+        second = nil
+        #expect(weakSecond == nil)
+        #expect(messenger.observers.count == 1)
+        #expect(messenger.observationCount == 2)
+        withExtendedLifetime(first) {}
+    }
 }

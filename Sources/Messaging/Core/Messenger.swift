@@ -50,13 +50,14 @@ open class Messenger<Message>: ObservableSource {
 
     deinit {
         // Nobody can send or observe any more: end the observations without callbacks (the
-        // ledger's own deinit removes the relationships). This also breaks the cycle between the
-        // core and its observations.
+        // ledger's own deinit removes the relationships made by `subscribe(_:)`), and let their
+        // observers' receivers release them. This also breaks the cycle between the core and its
+        // observations.
         let table = _core.removeAll()
         table?.withUnsafeMutablePointers { count, slots in
             for index in 0..<count.pointee {
                 guard let observation = slots[index], observation._deactivate() else { continue }
-                observation._receiver?._forgetMessenger(ObjectIdentifier(self))
+                observation._observer?.receiver._forgetMessenger(ObjectIdentifier(self))
             }
         }
         // The relationships end with the messenger, whoever still holds its core.

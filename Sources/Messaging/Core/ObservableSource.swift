@@ -28,7 +28,54 @@ public protocol ObservableSource<Message>: GeneralObservable {
 
 extension ObservableSource {
     /// The messenger's ledger: an observable source shares the relationships of its messenger.
+    ///
+    /// The ledger is made on first use. It records only relationships made by `subscribe(_:)`
+    /// without messages: those made by observing are read from the observations themselves.
     public var subscriptionLedger: SubscriptionLedger { messenger.subscriptionLedger }
+
+    /// The observers that observe this observable, then those subscribed by `subscribe(_:)`
+    /// alone; each once, only those alive. Tokens are not observers and are not listed.
+    ///
+    /// - Complexity: O(*n*) for *n* observations and subscriptions.
+    public var observers: [any GeneralSubscriber] {
+        var observers: [any GeneralSubscriber] = messenger._core.observers()
+        guard let ledger = messenger._core.existingLedger else { return observers }
+        let listed = Set(observers.map { ObjectIdentifier($0 as AnyObject) })
+        for observer in ledger.liveObservers {
+            // Only a class can observe; a value-type subscriber is always listed.
+            if type(of: observer) is AnyClass, listed.contains(ObjectIdentifier(observer as AnyObject)) { continue }
+            observers.append(observer)
+        }
+        return observers
+    }
+
+    /// Whether `observer` observes this observable, or was subscribed to it by `subscribe(_:)`.
+    ///
+    /// - Parameter observer: The observer to ask about.
+    /// - Returns: `true` while an observation by it is active or the subscription is recorded.
+    /// - Complexity: O(*k*) for the *k* observations by `observer` of this observable.
+    public func amISubscribed(_ observer: any GeneralSubscriber) -> Bool {
+        if let messagingObserver = observer as? any Observer,
+            messagingObserver.receiver._isObserving(ObjectIdentifier(messenger))
+        {
+            return true
+        }
+        guard let ledger = messenger._core.existingLedger else { return false }
+        if let tracker = observer as? any GeneralTrackingSubscriber {
+            return tracker.subscriptionLedger.containsSubscription(ledger.uuid)
+        }
+        return ledger.containsObserver(observer.uuid)
+    }
+
+    /// Ends every observation of this observable by an observer, and every subscription made by
+    /// `subscribe(_:)`; tokens go on (``stopBeingObserved()`` ends them too).
+    ///
+    /// - Returns: The observers unsubscribed.
+    /// - Complexity: O(*n*) for *n* observations and subscriptions.
+    @discardableResult
+    public func unsubscribeAll() -> [any GeneralSubscriber] {
+        observers.compactMap { unsubscribe($0) }
+    }
 
     /// Sends a message to every observer, with this observable as its author.
     ///
@@ -91,6 +138,29 @@ extension ObservableSource {
         return ended
     }
 
+    /// Subscribes an observer without messages: a relationship in the GeneralObserver graph only.
+    ///
+    /// An ``Observer`` that already observes this observable is subscribed already: the call
+    /// returns `nil` and nothing changes. Otherwise the relationship is recorded in both ledgers,
+    /// then, outside any lock, this observable's ``GeneralObservable/observer(_:didSubscribe:)``
+    /// and the observer's ``GeneralSubscriber/subscribedTo(_:)`` are called.
+    ///
+    /// - Parameter observer: The observer to subscribe.
+    /// - Returns: `observer`, or `nil` if it was subscribed already.
+    /// - Complexity: O(1) on average.
+    @discardableResult
+    public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
+        if let messagingObserver = observer as? any Observer,
+            messagingObserver.receiver._isObserving(ObjectIdentifier(messenger))
+        {
+            return nil
+        }
+        guard SubscriptionLedger.recordSubscription(of: observer, to: self) else { return nil }
+        self.observer(observer, didSubscribe: true)
+        observer.subscribedTo(self)
+        return observer
+    }
+
     /// Unsubscribes an observer: for an ``Observer``, ends all its observations of this observable.
     ///
     /// After the change, outside any lock, this observable's
@@ -105,7 +175,9 @@ extension ObservableSource {
         if let messagingObserver = observer as? any Observer {
             return messagingObserver._stopObserving(self) ? observer : nil
         }
-        guard SubscriptionLedger.eraseSubscription(of: observer, from: self) else { return nil }
+        guard messenger._core.existingLedger != nil,
+            SubscriptionLedger.eraseSubscription(of: observer, from: self)
+        else { return nil }
         self.observer(observer, didSubscribe: false)
         observer.unsubscribedFrom(self)
         return observer
@@ -116,6 +188,15 @@ extension ObservableSource where Self: Observer {
     /// The messenger's ledger, for both roles: an object that observes and is observable keeps
     /// one set of relationships and one identity.
     public var subscriptionLedger: SubscriptionLedger { messenger.subscriptionLedger }
+
+    /// Whether this object observes `observable`, or was subscribed to it by `subscribe(_:)`.
+    ///
+    /// - Parameter observable: The observable to ask about.
+    /// - Returns: `true` while an observation is active or the subscription is recorded.
+    /// - Complexity: O(*k*) for *k* observations of `observable`.
+    public func amISubscribed(_ observable: any GeneralObservable) -> Bool {
+        _amISubscribed(observable)
+    }
 
     /// Ends every observation of this object by others, then every observation it has of others.
     ///

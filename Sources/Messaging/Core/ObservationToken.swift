@@ -51,7 +51,7 @@ extension ObservableSource {
     public func subscribe(_ receive: @escaping @Sendable (Message) -> Void) -> ObservationToken {
         let messenger = messenger
         let observation = _Observation.make(
-            receiver: nil, messenger: messenger, target: nil, handler: .message(receive))
+            observer: nil, messenger: messenger, target: nil, handler: .message(receive))
         messenger._core.insert(observation)
         return ObservationToken(observation)
     }

@@ -38,8 +38,52 @@ public protocol Observer: GeneralTrackingSubscriber {
 }
 
 extension Observer {
-    /// The receiver's ledger: an observer's relationships are kept by its receiver.
-    public var subscriptionLedger: SubscriptionLedger { receiver._ledger }
+    /// The receiver's ledger, made on first use.
+    ///
+    /// It records only the relationships made by `subscribe(_:)` without messages: those made by
+    /// observing are read from the observations themselves (see ``subscriptions``).
+    public var subscriptionLedger: SubscriptionLedger { receiver._ledgerMakingIfNeeded }
+
+    /// The observables this observer observes, then those it was subscribed to by
+    /// `subscribe(_:)` alone; each once, only those alive.
+    ///
+    /// An observable whose messenger outlives it is listed by its messenger.
+    ///
+    /// - Complexity: O(*n*) for *n* observations and subscriptions.
+    public var subscriptions: [any GeneralObservable] {
+        var sources = receiver._observedSources()
+        guard let ledger = _ledgerIfMade else { return sources }
+        let listed = Set(sources.map { ObjectIdentifier($0) })
+        sources += ledger.liveSubscriptions.filter { !listed.contains(ObjectIdentifier($0)) }
+        return sources
+    }
+
+    /// Whether this observer observes `observable`, or was subscribed to it by `subscribe(_:)`.
+    ///
+    /// An observable and its messenger are one observable here, as they share one identity.
+    ///
+    /// - Parameter observable: The observable to ask about.
+    /// - Returns: `true` while an observation is active or the subscription is recorded.
+    /// - Complexity: O(*k*) for *k* observations of `observable`.
+    public func amISubscribed(_ observable: any GeneralObservable) -> Bool {
+        _amISubscribed(observable)
+    }
+
+    func _amISubscribed(_ observable: any GeneralObservable) -> Bool {
+        if let source = observable as? any ObservableSource, receiver._isObserving(_messengerKey(of: source)) {
+            return true
+        }
+        guard let ledger = _ledgerIfMade else { return false }
+        return ledger.containsSubscription(observable.uuid)
+    }
+
+    /// This observer's ledger if it was made: the receiver's, or for an object that is also an
+    /// ``ObservableSource``, its messenger's (see its `subscriptionLedger`). Without one, no
+    /// relationship was ever recorded by `subscribe(_:)`.
+    var _ledgerIfMade: SubscriptionLedger? {
+        if let source = self as? any ObservableSource { return _madeLedger(of: source) }
+        return receiver._existingLedger
+    }
 
     /// Starts observing `observable`: `receive` gets every message it sends from now on.
     ///
@@ -113,8 +157,8 @@ extension Observer {
     /// On an object that is also an ``ObservableSource``, this ends its own observations only;
     /// `unsubscribeAll()` called on the object itself ends both sides.
     ///
-    /// - Returns: The observables it stopped observing, in the order it began. For a source that
-    ///   died while its messenger lives on, that is the messenger.
+    /// - Returns: The observables it stopped observing. For a source that died while its messenger
+    ///   lives on, that is the messenger.
     /// - Complexity: O(*n*) for *n* observations.
     @discardableResult
     public func unsubscribeAll() -> [any GeneralObservable] {
@@ -125,13 +169,18 @@ extension Observer {
     @discardableResult
     func _stopObservingAll() -> [any GeneralObservable] {
         // Not `unsubscribeAll()`: on an object that is also observable, that means both sides.
-        var left = subscriptions.filter { $0.unsubscribe(self) != nil }
-        // A source that died while its messenger lives on is no longer among the subscriptions,
-        // but its observations are: end them through the messenger, which shares its ledger.
-        for messenger in receiver._messengersOfDeadSources() where messenger.unsubscribe(self) != nil {
-            left.append(messenger)
+        let ledger = _ledgerIfMade
+        var ended = receiver._stopObservingAll(by: self) { announced in
+            // A pair that also has a record by `subscribe(_:)` loses it before the callbacks run.
+            guard ledger != nil else { return }
+            for source in announced { _ = SubscriptionLedger.eraseSubscription(of: self, from: source) }
         }
-        return left
+        guard let ledger else { return ended }
+        // Relationships made by `subscribe(_:)` alone end too.
+        for source in ledger.liveSubscriptions where source.unsubscribe(self) != nil {
+            ended.append(source)
+        }
+        return ended
     }
 
     /// Ends every observation of `observable` and erases the relationship, with its callbacks.
@@ -139,7 +188,9 @@ extension Observer {
     /// - Returns: Whether there was anything to end.
     @discardableResult
     func _stopObserving(_ observable: some ObservableSource) -> Bool {
-        receiver._stopObserving(observable, key: ObjectIdentifier(observable.messenger), by: self)
+        receiver._stopObserving(observable, key: _messengerKey(of: observable), by: self) {
+            _ledgerIfMade != nil && SubscriptionLedger.eraseSubscription(of: self, from: observable)
+        }
     }
 
     /// Starts an observation with `handler`, to run on `target` (or on the delivering thread), and
@@ -152,9 +203,23 @@ extension Observer {
         // The getter is read once: the observation, the receiver's table and the core's table
         // must all name the same messenger.
         let messenger = observable.messenger
-        let observation = _Observation.make(receiver: receiver, messenger: messenger, target: target, handler: handler)
-        receiver._add(observation, of: observable, messenger: messenger, by: self)
+        let observation = _Observation.make(observer: self, messenger: messenger, target: target, handler: handler)
+        // A pair already subscribed by `subscribe(_:)` is not subscribed again. Without a ledger,
+        // nothing was ever recorded.
+        let isRecorded = _ledgerIfMade.map { $0.containsSubscription(observable.uuid) } ?? false
+        receiver._add(observation, of: observable, messenger: messenger, by: self, alreadySubscribed: isRecorded)
     }
+}
+
+/// The ledger of `source`'s messenger if it was made.
+func _madeLedger(of source: some ObservableSource) -> SubscriptionLedger? {
+    source.messenger._core.existingLedger
+}
+
+/// The identity of `source`'s messenger, by which observations are grouped: an observable and
+/// its messenger are one observable.
+func _messengerKey(of source: some ObservableSource) -> ObjectIdentifier {
+    ObjectIdentifier(source.messenger)
 }
 
 extension Observer where Self: AnyObject & Sendable {

@@ -11,174 +11,354 @@ import GeneralObserver
 /// An observer owns its receiver. When the observer dies, the receiver dies with it and ends every
 /// observation it holds: nothing of the observer remains in any messenger. Share a receiver
 /// between objects only if they should start and stop observing together.
-public final class Receiver: @unchecked Sendable {  // `_observed`, `_changes`, `_isApplying`: `_lock`
-    let _ledger = SubscriptionLedger()
+///
+/// A receiver is also where an observer's relationships live: which observables it observes is
+/// read from its observations, not kept in a second table beside them. Its
+/// ``GeneralTrackingSubscriber/subscriptionLedger`` is made only when asked for (for the
+/// observer's ``GeneralSubscriber/uuid``, or for a plain `subscribe(_:)` without messages).
+public final class Receiver: @unchecked Sendable {  // every `var` below is guarded by `_lock`
     private let _lock = _Lock()
-    /// The observations, grouped by messenger.
-    private var _observed: [ObjectIdentifier: _ObservedSource] = [:]
-    /// Relationship changes waiting to be applied to the ledgers, in the order they were decided.
-    private var _changes: [() -> Void] = []
-    /// Whether a thread is applying `_changes`.
+    /// The observations of one messenger, kept inline: most observers observe one or two.
+    private var _first: _ObservedSource?
+    /// The observations of every other messenger, by messenger.
+    private var _more: [ObjectIdentifier: _ObservedSource] = [:]
+    /// `_more` is swept of entries whose messenger died when it reaches this size.
+    private var _sweepThreshold = 16
+    /// The ledger, made on first use.
+    private var _ledger: SubscriptionLedger?
+    /// Relationship callbacks decided while another thread was running callbacks, in order.
+    private var _changes: [_RelationshipChange] = []
+    /// Whether a thread is running relationship callbacks.
     private var _isApplying = false
+    /// The number the next new entry gets: entries are listed in the order they began.
+    private var _nextOrder = 0
 
     /// Creates a receiver that holds no observations.
+    ///
+    /// - Complexity: O(1); one allocation for the receiver and one for its lock.
     public init() {}
 
     deinit {
         // The observer is gone. End what it observed, without callbacks: there is no observer left
-        // to call back (the ledger's own deinit removes the relationships).
-        let observed = _lock.withLock { () -> [ObjectIdentifier: _ObservedSource] in
-            var taken: [ObjectIdentifier: _ObservedSource] = [:]
-            swap(&taken, &_observed)
-            return taken
-        }
-        for source in observed.values {
-            for observation in source.all where observation._deactivate() {
-                observation._detachFromMessenger()
-            }
+        // to call back (the ledger's own deinit removes its relationships).
+        let observed = _lock.withLock { _takeAll() }
+        for entry in observed {
+            entry.endAll()
         }
     }
 
-    /// Records a new observation of `source` and, if it is the first of this observer on that
-    /// source, the relationship in both ledgers, with its callbacks.
+    // MARK: The ledger
+
+    /// The ledger, made now if it was not yet.
+    var _ledgerMakingIfNeeded: SubscriptionLedger {
+        _lock.withLock {
+            if let ledger = _ledger { return ledger }
+            let ledger = SubscriptionLedger()
+            _ledger = ledger
+            return ledger
+        }
+    }
+
+    /// The ledger if it was made; `nil` means no relationship was ever recorded in it.
+    var _existingLedger: SubscriptionLedger? {
+        _lock.withLock { _ledger }
+    }
+
+    // MARK: Observations
+
+    /// Adds `observation` of `messenger`; the first active one of the pair subscribes `observer` to
+    /// `source`, with callbacks after unlocking, unless `subscribe(_:)` had already subscribed it.
     ///
-    /// The receiver's lock guards its table only: the ledgers are changed after unlocking, since
-    /// recording a relationship reads user-implementable properties (`uuid`, `messenger`) and may
-    /// release objects whose `deinit` calls back into the library. See ``_applyChanges()``.
+    /// - Complexity: O(1) amortized.
     func _add<Source: ObservableSource>(
         _ observation: _Observation<Source.Message>,
         of source: Source,
         messenger: Messenger<Source.Message>,
-        by observer: some Observer
+        by observer: some Observer,
+        alreadySubscribed: Bool
     ) {
         let key = ObjectIdentifier(messenger)
-        let isFirst = _lock.withLock { () -> Bool in
-            if _observed[key] != nil {
-                _observed[key]!.append(observation)
-                return false
-            }
-            _observed[key] = _ObservedSource(source: source, messenger: messenger, first: observation)
-            _changes.append {
-                if SubscriptionLedger.recordSubscription(of: observer, to: source) {
-                    source.observer(observer, didSubscribe: true)
-                    observer.subscribedTo(source)
+        let (decision, released) = _lock.withLock { () -> (_ChangeDecision, [_ObservedSource]) in
+            var released: [_ObservedSource] = []
+            let isFirst = _update(key) { entry in
+                if entry?.containsActive == true {
+                    entry!.append(observation)
+                    return false
                 }
+                // A new pair, or an entry left by a messenger that died at this address.
+                if let stale = entry { released.append(stale) }
+                entry = _ObservedSource(
+                    key: key, order: _nextOrder, source: source, messenger: messenger, first: observation)
+                _nextOrder += 1
+                return true
             }
-            return true
+            if isFirst, _more.count >= _sweepThreshold {
+                released += _sweepEndedEntries()
+            }
+            let decision =
+                isFirst && !alreadySubscribed
+                ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: true))
+                : .nothing
+            return (decision, released)
         }
         messenger._core.insert(observation)
-        if isFirst { _applyChanges() }
+        _ = consume released  // released here, outside the lock
+        _run(decision)
     }
 
-    /// Ends every observation of the messenger identified by `key` and the relationship with
-    /// `source`, with its callbacks.
+    /// Ends every observation of the messenger `key`, and with `eraseRecord` the pair's record in
+    /// the ledgers (which is all there is of a relationship made by `subscribe(_:)`).
     ///
-    /// - Returns: Whether there was an observation to end, or a relationship to erase. When
-    ///   another thread is changing this receiver's relationships at the same moment, the erasure
-    ///   is left to that thread, and only the observations count.
+    /// - Returns: Whether a relationship ended.
+    /// - Complexity: O(*k*) for the *k* observations that end.
     func _stopObserving(
         _ source: some GeneralObservable,
         key: ObjectIdentifier,
-        by observer: some Observer
+        by observer: some Observer,
+        erasingRecord eraseRecord: () -> Bool
     ) -> Bool {
-        let erased = _Flag()
-        let removed = _lock.withLock { () -> _ObservedSource? in
-            _changes.append {
-                if SubscriptionLedger.eraseSubscription(of: observer, from: source) {
-                    erased.isSet = true
-                    source.observer(observer, didSubscribe: false)
-                    observer.unsubscribedFrom(source)
-                }
+        let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
+            let removed = _update(key) { entry in
+                defer { entry = nil }
+                return entry
             }
-            return _observed.removeValue(forKey: key)
+            let decision =
+                removed?.containsActive == true
+                ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false))
+                : .nothing
+            return (removed, decision)
         }
-        for observation in removed?.all ?? [] where observation._deactivate() {
-            observation._detachFromMessenger()
-        }
-        // The flag is read only when this thread ran the change that sets it.
-        let applied = _applyChanges()
-        return removed != nil || (applied && erased.isSet)
-    }
-
-    /// Applies the queued relationship changes, in order, outside the lock.
-    ///
-    /// One thread at a time applies them; a thread that finds another one applying (or a callback
-    /// that observes again while its own change is being applied) leaves its change to it. The
-    /// order in which the changes were decided under the lock is the order in which the ledgers
-    /// see them, so a relationship recorded by one thread and erased by another ends erased,
-    /// whichever thread gets to the ledgers first.
-    ///
-    /// - Returns: `true` if this call applied every change queued before it, on this thread.
-    @discardableResult
-    private func _applyChanges() -> Bool {
-        let batch = _lock.withLock { () -> [() -> Void]? in
-            if _isApplying { return nil }
-            if _changes.isEmpty { return [] }
-            _isApplying = true
-            return _takeChanges()
-        }
-        guard var changes = batch else { return false }
-        while !changes.isEmpty {
-            for change in changes { change() }
-            changes = _lock.withLock { () -> [() -> Void] in
-                if _changes.isEmpty { _isApplying = false }
-                return _takeChanges()
+        removed?.endAll()
+        // A relationship recorded by `subscribe(_:)` goes too. If there was no observation, it alone
+        // is the relationship that ends.
+        let erased = eraseRecord()
+        if case .nothing = decision {
+            if erased {
+                source.observer(observer, didSubscribe: false)
+                observer.unsubscribedFrom(source)
             }
+            return erased
         }
+        _run(decision)
         return true
     }
 
-    /// Takes the queued changes; call under the lock.
-    private func _takeChanges() -> [() -> Void] {
-        var taken: [() -> Void] = []
-        swap(&taken, &_changes)
-        return taken
+    /// Ends every observation; announces the end of each relationship whose observable lives,
+    /// after `beforeCallbacks` has seen those observables.
+    ///
+    /// - Returns: The observables it stopped observing.
+    /// - Complexity: O(*n*) for *n* observations.
+    func _stopObservingAll(
+        by observer: some Observer,
+        beforeCallbacks: ([any GeneralObservable]) -> Void
+    ) -> [any GeneralObservable] {
+        var ended: [any GeneralObservable] = []
+        let (taken, decisions) = _lock.withLock { () -> ([_ObservedSource], [_ChangeDecision]) in
+            let taken = _takeAll()
+            var decisions: [_ChangeDecision] = []
+            for entry in taken where entry.containsActive {
+                guard let source = entry.liveSource else { continue }
+                ended.append(source)
+                decisions.append(
+                    _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false))
+                )
+            }
+            return (taken, decisions)
+        }
+        for entry in taken {
+            entry.endAll()
+        }
+        beforeCallbacks(ended)
+        for decision in decisions { _run(decision) }
+        return ended
     }
 
-    /// Forgets every observation of a messenger that is going away.
+    /// Forgets the observations of a messenger that died, releasing their handlers now rather than
+    /// when the table is next swept.
     ///
-    /// - Complexity: O(1): the observations of one messenger are one entry.
+    /// - Complexity: O(1) on average.
     func _forgetMessenger(_ key: ObjectIdentifier) {
-        let forgotten = _lock.withLock { _observed.removeValue(forKey: key) }
+        let forgotten = _lock.withLock { () -> _ObservedSource? in
+            _update(key) { entry in
+                // Only an entry whose observations all ended: the address may already be reused.
+                guard let current = entry, !current.containsActive else { return nil }
+                entry = nil
+                return current
+            }
+        }
         _ = forgotten  // released here, outside the lock
     }
 
-    /// Whether any observation of the messenger identified by `key` is active.
+    /// Whether an observation of the messenger `key` is active.
+    ///
+    /// - Complexity: O(*k*) for *k* observations of that messenger.
     func _isObserving(_ key: ObjectIdentifier) -> Bool {
-        _lock.withLock { _observed[key]?.containsActive ?? false }
+        _lock.withLock { _entry(key)?.containsActive ?? false }
     }
 
-    /// The messengers whose observable source died while they live on: their observations
-    /// continue, but the source can no longer be named to end them.
-    func _messengersOfDeadSources() -> [any GeneralObservable] {
-        // Copying the entries copies weak references; they are loaded, and the strong references
-        // they make released, after unlocking: a source may be dying on another thread, and its
-        // `deinit` must not run under this lock.
-        let entries = _lock.withLock { Array(_observed.values) }
-        return entries.compactMap { entry in entry.source == nil ? entry.messenger : nil }
+    /// The observables this receiver observes and that are alive, each once.
+    ///
+    /// - Complexity: O(*n*) for *n* observations.
+    func _observedSources() -> [any GeneralObservable] {
+        // The weak references are loaded under the lock, into strong references that are released
+        // after unlocking, by the caller.
+        _lock.withLock {
+            var entries: [_ObservedSource] = []
+            if let first = _first { entries.append(first) }
+            entries += _more.values
+            entries.sort { $0.order < $1.order }
+            return entries.compactMap { entry in entry.containsActive ? entry.liveSource : nil }
+        }
+    }
+
+    // MARK: Storage, under the lock
+
+    private func _entry(_ key: ObjectIdentifier) -> _ObservedSource? {
+        if let first = _first, first.key == key { return first }
+        return _more[key]
+    }
+
+    /// Runs `body` on the entry for `key`, absent or present, and stores what it leaves.
+    private func _update<Result>(
+        _ key: ObjectIdentifier,
+        _ body: (inout _ObservedSource?) -> Result
+    ) -> Result {
+        if _first?.key == key || (_first == nil && _more[key] == nil) {
+            return body(&_first)
+        }
+        return body(&_more[key])
+    }
+
+    private func _takeAll() -> [_ObservedSource] {
+        var taken: [_ObservedSource] = []
+        if let first = _first { taken.append(first) }
+        _first = nil
+        var more: [ObjectIdentifier: _ObservedSource] = [:]
+        swap(&more, &_more)
+        taken += more.values
+        taken.sort { $0.order < $1.order }
+        return taken
+    }
+
+    /// Removes the entries whose observations all ended (their messenger died) and returns them,
+    /// to be released after unlocking.
+    ///
+    /// - Complexity: O(*n*); called when the table has doubled, so amortized O(1) per addition.
+    private func _sweepEndedEntries() -> [_ObservedSource] {
+        var ended: [_ObservedSource] = []
+        for (key, entry) in _more where !entry.containsActive {
+            ended.append(entry)
+            _more[key] = nil
+        }
+        _sweepThreshold = Swift.max(16, _more.count * 2)
+        return ended
+    }
+
+    // MARK: Relationship callbacks, in the order they were decided
+
+    /// Decides, under the lock, whether this thread runs `change` now or another thread that is
+    /// running callbacks runs it after the ones before it.
+    private func _decide(_ change: _RelationshipChange) -> _ChangeDecision {
+        if _isApplying {
+            _changes.append(change)
+            return .queued
+        }
+        _isApplying = true
+        return .runNow(change)
+    }
+
+    /// Runs a decided change, then every change decided meanwhile, outside the lock.
+    private func _run(_ decision: _ChangeDecision) {
+        guard case .runNow(let change) = decision else { return }
+        change.apply()
+        while true {
+            let batch = _lock.withLock { () -> [_RelationshipChange] in
+                var taken: [_RelationshipChange] = []
+                swap(&taken, &_changes)
+                if taken.isEmpty { _isApplying = false }
+                return taken
+            }
+            if batch.isEmpty { return }
+            for change in batch { change.apply() }
+        }
     }
 }
 
-/// A flag that a relationship change sets for the thread that queued it.
-private final class _Flag {
-    var isSet = false
+/// A relationship that began or ended: its callbacks, observable first, as RVS_GeneralObserver
+/// promises.
+private struct _RelationshipChange {
+    let source: any GeneralObservable
+    let observer: any Observer
+    let isSubscribed: Bool
+
+    func apply() {
+        source.observer(observer, didSubscribe: isSubscribed)
+        if isSubscribed {
+            observer.subscribedTo(source)
+        } else {
+            observer.unsubscribedFrom(source)
+        }
+    }
 }
 
-/// The observations one receiver holds on one messenger.
+/// What the decision under the lock left for after unlocking.
+private enum _ChangeDecision {
+    /// No relationship began or ended.
+    case nothing
+    /// Another thread runs the callbacks, after those decided before.
+    case queued
+    /// This thread runs the callbacks, then any decided meanwhile.
+    case runNow(_RelationshipChange)
+}
+
+/// An observer's observations of one messenger, and the observable they were made through.
 struct _ObservedSource {
-    /// The object that was observed: a custom ``ObservableSource``, or the messenger itself.
+    let key: ObjectIdentifier
+    /// When the entry began, relative to the receiver's other entries.
+    let order: Int
     weak var source: (any GeneralObservable)?
-    /// The source's messenger, which shares its ledger and outlives it if someone else keeps it.
-    weak var messenger: (any GeneralObservable)?
-    /// The first observation, kept inline: most observers observe a messenger once.
+    /// The messenger, kept only when it is not the source itself: it may outlive the source.
+    weak var separateMessenger: (any GeneralObservable)?
     var first: any _ObservationHandle
     var more: [any _ObservationHandle] = []
+
+    init(
+        key: ObjectIdentifier,
+        order: Int,
+        source: any GeneralObservable,
+        messenger: any GeneralObservable,
+        first: any _ObservationHandle
+    ) {
+        self.key = key
+        self.order = order
+        self.source = source
+        // A weak reference costs its object a side table once: only made when needed.
+        if source !== messenger { separateMessenger = messenger }
+        self.first = first
+    }
+
+    /// The observable, or its messenger where that outlived it.
+    var liveSource: (any GeneralObservable)? { source ?? separateMessenger }
 
     mutating func append(_ observation: any _ObservationHandle) {
         more.append(observation)
     }
 
-    var all: [any _ObservationHandle] { [first] + more }
+    /// Ends each observation still active and removes it from its messenger's table.
+    ///
+    /// - Returns: Whether any was still active.
+    @discardableResult
+    func endAll() -> Bool {
+        var ended = Self._end(first)
+        for observation in more where Self._end(observation) { ended = true }
+        return ended
+    }
+
+    private static func _end(_ observation: any _ObservationHandle) -> Bool {
+        guard observation._deactivate() else { return false }
+        observation._detachFromMessenger()
+        return true
+    }
 
     var containsActive: Bool { first._isActive || more.contains { $0._isActive } }
 }

@@ -1,6 +1,6 @@
 import _MessagingShims
 
-/// What a receiver needs of an observation, whatever its message type.
+/// What a receiver or a token needs of an observation, whatever its message type.
 protocol _ObservationHandle: AnyObject {
     /// Whether the observation is still active (an atomic read).
     var _isActive: Bool { get }
@@ -28,7 +28,10 @@ struct _ObservationFields<Message> {
     @usableFromInline var firstSequence: UInt64 = 0
     /// Position in the messenger's delivery table, or -1 when not in it (under the core's lock).
     @usableFromInline var slot = -1
-    @usableFromInline weak var receiver: Receiver?
+    /// The observer (an ``Observer``), for listing a messenger's observers; `nil` for a token.
+    /// Weak: the observer owns the observation through its receiver, not the other way round. One
+    /// word rather than an existential's two: it is read only to list observers.
+    @usableFromInline weak var observer: AnyObject?
     /// Where the handler must run, or `nil` when it may run on any thread.
     @usableFromInline let target: _ActorQueue?
     /// Strong: the core is never referenced weakly, so its reference counting stays cheap. The
@@ -36,7 +39,7 @@ struct _ObservationFields<Message> {
     @usableFromInline let core: _MessengerCore<Message>
     /// The handler, as the caller wrote it: two words and a tag, whichever form.
     @usableFromInline let handler: _Handler<Message>
-    /// Whether an ``ObservationToken`` owns it (and no receiver). Last, beside the handler's tag
+    /// Whether an ``ObservationToken`` owns it (and no observer). Last, beside the handler's tag
     /// byte, where it costs no padding.
     @usableFromInline let isToken: Bool
 }
@@ -60,7 +63,7 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
     // threads safe.
 
     static func make(
-        receiver: Receiver?,
+        observer: (any Observer)?,
         messenger: Messenger<Message>,
         target: _ActorQueue?,
         handler: _Handler<Message>
@@ -68,11 +71,11 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
         let observation = unsafeDowncast(
             create(minimumCapacity: 1) { _ in
                 _ObservationFields(
-                    receiver: receiver,
+                    observer: observer,
                     target: target,
                     core: messenger._core,
                     handler: handler,
-                    isToken: receiver == nil
+                    isToken: observer == nil
                 )
             },
             to: _Observation<Message>.self
@@ -106,7 +109,7 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
     @inlinable
     final var _target: _ActorQueue? { _fields.pointee.target }
 
-    final var _receiver: Receiver? { _fields.pointee.receiver }
+    final var _observer: (any Observer)? { _fields.pointee.observer as? any Observer }
 
     final var _isToken: Bool { _fields.pointee.isToken }
 
