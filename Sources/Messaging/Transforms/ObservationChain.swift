@@ -1,0 +1,191 @@
+/// Transforms applied to the messages of one observation, before its handler.
+///
+/// Start one with `observe(_:)` without a handler, add transforms, and end it with a handler:
+///
+/// ```swift
+/// observer.observe(title).new().unwrap("Untitled").map { $0.count } { length in
+///     // the new title's length
+/// }
+/// ```
+///
+/// The whole chain is one observation of the observable: its transforms are functions composed
+/// when the chain ends, not observables, so a transform costs no object, no lock and no table, and
+/// the chain ends with the observation. A chain that is never given a handler observes nothing.
+///
+/// Every transform has a second form that also takes the handler and ends the chain, which keeps
+/// the trailing-closure syntax (`.map { ... } { result in ... }`); `receive(_:)`
+/// ends a chain whose last transform takes no closure. With two closures, write the first in
+/// parentheses (`.map({ $0.count }) { length in ... }`) or label the second
+/// (`.map { $0.count } receive: { length in ... }`).
+///
+/// The observer's kind decides the closures' kind, as for `observe` with a handler: for an
+/// ``Observer`` they are `@Sendable` and run on the thread that delivers; a ``MainActorObserver``
+/// or an ``ActorObserver`` gets an ``IsolatedObservationChain`` instead, whose closures run on its
+/// actor and may use its state.
+///
+/// The transforms of one chain run one message at a time, in order: a stateful transform
+/// (``distinct()``, ``discard(first:)``) keeps its state per observation.
+public struct ObservationChain<Observing: Observer, Source: ObservableSource, Output> {
+    /// The observation to be, and its transforms so far.
+    let _core: _ChainCore<Observing, Source, Output>
+}
+
+/// Transforms applied to the messages of one observation by a ``MainActorObserver`` or an
+/// ``ActorObserver``, before its handler; they run on the observer's actor.
+///
+/// It is an ``ObservationChain`` whose closures are not `@Sendable`: written in the observer's
+/// main-actor or actor code, they may use its state. It can only be started there, by the
+/// observer's own `observe(_:)`. See ``ObservationChain`` for the transforms.
+public struct IsolatedObservationChain<Observing: Observer, Source: ObservableSource, Output> {
+    /// The observation to be, and its transforms so far.
+    let _core: _ChainCore<Observing, Source, Output>
+}
+
+/// What both kinds of chain are: an observer, an observable, where the handler runs, and the
+/// composed transform.
+struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
+    /// The observer that the chain's observation belongs to.
+    let observer: Observing
+    /// The observable observed.
+    let source: Source
+    /// Where the handler and the transforms run, or `nil` for the delivering thread.
+    let target: _ActorQueue?
+    /// Makes the composed transform for one observation (stateful transforms get fresh state);
+    /// the transform returns `nil` for a message that goes no further.
+    let makeTransform: () -> (Source.Message, AnyObject) -> Output?
+
+    /// A chain with no transform yet.
+    static func start(
+        _ observer: Observing,
+        _ source: Source,
+        on target: _ActorQueue?
+    ) -> _ChainCore<Observing, Source, Source.Message> {
+        _ChainCore<Observing, Source, Source.Message>(observer: observer, source: source, target: target) {
+            { message, _ in message }
+        }
+    }
+
+    /// A chain that applies a stage to this chain's output; `makeStage` is called once per
+    /// observation, so that a stage may keep state.
+    func appending<Next>(
+        _ makeStage: @escaping () -> (Output, AnyObject) -> Next?
+    ) -> _ChainCore<Observing, Source, Next> {
+        let makeTransform = makeTransform
+        return _ChainCore<Observing, Source, Next>(observer: observer, source: source, target: target) {
+            let transform = makeTransform()
+            let stage = makeStage()
+            return { message, author in
+                guard let output = transform(message, author) else { return nil }
+                return stage(output, author)
+            }
+        }
+    }
+
+    /// Ends the chain with `receive`: starts the observation.
+    func finish(_ receive: @escaping (Output, AnyObject) -> Void) {
+        let transform = makeTransform()
+        observer._observe(
+            source,
+            target: target,
+            .messageAndAuthor { message, author in
+                if let output = transform(message, author) { receive(output, author) }
+            }
+        )
+    }
+
+    func discard(first count: Int) -> _ChainCore<Observing, Source, Output> {
+        precondition(count >= 0, "discard(first:) needs a count of zero or more, not \(count)")
+        return appending {
+            let left = _TransformState(count)
+            return { output, _ in
+                guard left.value == 0 else {
+                    left.value -= 1
+                    return nil
+                }
+                return output
+            }
+        }
+    }
+
+    func filter(author: AnyObject, isIncluded: Bool) -> _ChainCore<Observing, Source, Output> {
+        let expected = _WeakAuthor(author)
+        return appending { { output, actual in (expected.object === actual) == isIncluded ? output : nil } }
+    }
+}
+
+// MARK: - Starting a chain
+
+extension Observer {
+    /// Starts a chain of transforms on the messages of `observable`; the chain's handler makes it
+    /// an observation.
+    ///
+    /// ```swift
+    /// observe(numbers).filter { $0 > 9 }.map { "\($0)" } { text in
+    ///     // a number of two digits or more, as text
+    /// }
+    /// ```
+    ///
+    /// - Parameter observable: The observable to observe.
+    /// - Returns: A chain with no transform yet; nothing is observed until it gets a handler.
+    /// - Complexity: O(1).
+    public func observe<Source: ObservableSource>(
+        _ observable: Source
+    ) -> ObservationChain<Self, Source, Source.Message> {
+        ObservationChain(_core: .start(self, observable, on: nil))
+    }
+}
+
+extension MainActorObserver {
+    /// Starts a chain of transforms on the messages of `observable`; the transforms and the
+    /// handler run on the main actor.
+    ///
+    /// - Parameter observable: The observable to observe.
+    /// - Returns: A chain with no transform yet; nothing is observed until it gets a handler.
+    /// - Complexity: O(1).
+    public func observe<Source: ObservableSource>(
+        _ observable: Source
+    ) -> IsolatedObservationChain<Self, Source, Source.Message> {
+        IsolatedObservationChain(_core: .start(self, observable, on: .main))
+    }
+}
+
+extension ActorObserver {
+    /// Starts a chain of transforms on the messages of `observable`; the transforms and the
+    /// handler run on this actor.
+    ///
+    /// - Parameter observable: The observable to observe.
+    /// - Returns: A chain with no transform yet; nothing is observed until it gets a handler.
+    /// - Complexity: O(1).
+    public func observe<Source: ObservableSource>(
+        _ observable: Source
+    ) -> IsolatedObservationChain<Self, Source, Source.Message> {
+        IsolatedObservationChain(_core: .start(self, observable, on: .of(self)))
+    }
+}
+
+// MARK: - State of stateful transforms
+
+/// The state of one stateful transform in one observation.
+///
+/// `@unchecked Sendable`: only the observation's composed transform touches it, and a messenger
+/// never runs one observation's handler twice at once (deliveries on a messenger are serial, and
+/// an actor runs its queue one call at a time); each delivery is ordered after the previous one by
+/// the messenger's lock or the actor's queue.
+final class _TransformState<Value>: @unchecked Sendable {
+    var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+/// An author held weakly, for the author filters: a transform does not keep an author alive.
+///
+/// `@unchecked Sendable`: a weak reference is only loaded, which the runtime makes atomic.
+final class _WeakAuthor: @unchecked Sendable {
+    weak var object: AnyObject?
+
+    init(_ object: AnyObject) {
+        self.object = object
+    }
+}
