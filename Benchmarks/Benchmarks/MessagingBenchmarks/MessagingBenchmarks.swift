@@ -327,6 +327,44 @@ func connectMessenger(receiverCount: Int) -> ConnectedChannel {
     return ConnectedChannel(send: { messenger.send($0) }, keepAlive: (messenger, observers))
 }
 
+// MARK: - Transform chains
+
+/// Sends through a chain of three transforms (map, filter that lets everything through, map) to
+/// each of 1,000 receivers; reported per delivery, against the bare send to 1,000.
+func registerChainBenchmark(_ system: String, connect: @escaping (_ receiverCount: Int) -> ConnectedChannel) {
+    Benchmark(
+        "\(system): map, filter, map to 1000 receivers (per delivery)",
+        configuration: .init(scalingFactor: .mega)
+    ) { benchmark, channel in
+        for value in 0..<1_000 {
+            channel.send(value)
+        }
+    } setup: {
+        connect(1_000)
+    }
+}
+
+func connectPassthroughSubjectChain(receiverCount: Int) -> ConnectedChannel {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriptions = (0..<receiverCount).map { _ in
+        let receiving = Receiving()
+        return subject.map { $0 &+ 1 }.filter { $0 != Int.min }.map { $0 &* 2 }.sink { receiving.consume($0) }
+    }
+    return ConnectedChannel(send: { subject.send($0) }, keepAlive: subscriptions)
+}
+
+func connectMessengerChain(receiverCount: Int) -> ConnectedChannel {
+    let messenger = Messenger<Int>()
+    let observers = (0..<receiverCount).map { _ in FreeObserver() }
+    for observer in observers {
+        let receiving = Receiving()
+        observer.observe(messenger).map { $0 &+ 1 }.filter { $0 != Int.min }.map { $0 &* 2 }.receive {
+            receiving.consume($0)
+        }
+    }
+    return ConnectedChannel(send: { messenger.send($0) }, keepAlive: (messenger, observers))
+}
+
 // MARK: - Benchmarks
 
 let benchmarks: @Sendable () -> Void = {
@@ -343,6 +381,9 @@ let benchmarks: @Sendable () -> Void = {
     registerSendBenchmarks(closureArray, connect: connectLockedClosureList)
     registerSendBenchmarks(openCombine, connect: connectPassthroughSubject)
     registerSendBenchmarks(messaging, connect: connectMessenger)
+
+    registerChainBenchmark(openCombine, connect: connectPassthroughSubjectChain)
+    registerChainBenchmark(messaging, connect: connectMessengerChain)
 
     registerConcurrentSendBenchmark(closureArray, connect: connectLockedClosureList)
     registerConcurrentSendBenchmark(openCombine, connect: connectPassthroughSubject)

@@ -12,6 +12,7 @@ extension ObservationChain {
     /// - Parameter transform: The transform.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func map<Next>(_ transform: @escaping @Sendable (Output) -> Next) -> ObservationChain<
         Observing, Source, Next
     > {
@@ -24,6 +25,7 @@ extension ObservationChain {
     ///   - transform: The transform.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func map<Next>(
         _ transform: @escaping @Sendable (Output) -> Next, receive: @escaping @Sendable (Next) -> Void
     ) {
@@ -35,6 +37,7 @@ extension ObservationChain {
     /// - Parameter isIncluded: Whether a message (or its author) goes on.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Output) -> Bool) -> ObservationChain<
         Observing, Source, Output
     > {
@@ -47,6 +50,7 @@ extension ObservationChain {
     ///   - isIncluded: Whether a message (or its author) goes on.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func filter(
         _ isIncluded: @escaping @Sendable (Output) -> Bool, receive: @escaping @Sendable (Output) -> Void
     ) {
@@ -58,6 +62,7 @@ extension ObservationChain {
     /// - Parameter transform: The transform.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func compactMap<Next>(_ transform: @escaping @Sendable (Output) -> Next?) -> ObservationChain<
         Observing, Source, Next
     > {
@@ -70,6 +75,7 @@ extension ObservationChain {
     ///   - transform: The transform.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func compactMap<Next>(
         _ transform: @escaping @Sendable (Output) -> Next?, receive: @escaping @Sendable (Next) -> Void
     ) {
@@ -80,6 +86,7 @@ extension ObservationChain {
     ///
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func new<Value>() -> ObservationChain<Observing, Source, Value> where Output == Update<Value> {
         .init(_core: _core.appending { { update, _ in update.new } })
     }
@@ -89,6 +96,7 @@ extension ObservationChain {
     /// - Parameters:
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func new<Value>(receive: @escaping @Sendable (Value) -> Void) where Output == Update<Value> {
         new().receive(receive)
     }
@@ -97,6 +105,7 @@ extension ObservationChain {
     ///
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func unwrap<Wrapped>() -> ObservationChain<Observing, Source, Wrapped> where Output == Wrapped? {
         .init(_core: _core.appending { { output, _ in output } })
     }
@@ -106,6 +115,7 @@ extension ObservationChain {
     /// - Parameters:
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func unwrap<Wrapped>(receive: @escaping @Sendable (Wrapped) -> Void) where Output == Wrapped? {
         unwrap().receive(receive)
     }
@@ -115,6 +125,7 @@ extension ObservationChain {
     /// - Parameter defaultValue: The value that replaces `nil`.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func unwrap<Wrapped>(_ defaultValue: Wrapped) -> ObservationChain<Observing, Source, Wrapped>
     where Output == Wrapped?, Wrapped: Sendable {
         .init(_core: _core.appending { { output, _ in output ?? defaultValue } })
@@ -126,6 +137,7 @@ extension ObservationChain {
     ///   - defaultValue: The value that replaces `nil`.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func unwrap<Wrapped>(_ defaultValue: Wrapped, receive: @escaping @Sendable (Wrapped) -> Void)
     where Output == Wrapped?, Wrapped: Sendable {
         unwrap(defaultValue).receive(receive)
@@ -136,6 +148,7 @@ extension ObservationChain {
     /// - Parameter selected: The message to let through.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func select(_ selected: Output) -> ObservationChain<Observing, Source, Void>
     where Output: Equatable, Output: Sendable {
         .init(_core: _core.appending { { output, _ in output == selected ? () : nil } })
@@ -147,6 +160,7 @@ extension ObservationChain {
     ///   - selected: The message to let through.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func select(_ selected: Output, receive: @escaping @Sendable () -> Void)
     where Output: Equatable, Output: Sendable {
         select(selected).receive { _ in receive() }
@@ -156,6 +170,7 @@ extension ObservationChain {
     ///
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func distinct() -> ObservationChain<Observing, Source, Output> where Output: Equatable, Output: Sendable {
         .init(
             _core: _core.appending {
@@ -173,6 +188,7 @@ extension ObservationChain {
     /// - Parameters:
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func distinct(receive: @escaping @Sendable (Output) -> Void) where Output: Equatable, Output: Sendable {
         distinct().receive(receive)
     }
@@ -182,6 +198,7 @@ extension ObservationChain {
     /// - Parameter count: How many messages to drop; not negative.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func discard(first count: Int) -> ObservationChain<Observing, Source, Output> {
         .init(_core: _core.discard(first: count))
     }
@@ -192,6 +209,7 @@ extension ObservationChain {
     ///   - count: How many messages to drop; not negative.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func discard(first count: Int, receive: @escaping @Sendable (Output) -> Void) {
         discard(first: count).receive(receive)
     }
@@ -201,6 +219,7 @@ extension ObservationChain {
     /// - Parameter isIncluded: Whether a message (or its author) goes on.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func filterAuthor(_ isIncluded: @escaping @Sendable (AnyObject) -> Bool) -> ObservationChain<
         Observing, Source, Output
     > {
@@ -213,6 +232,7 @@ extension ObservationChain {
     ///   - isIncluded: Whether a message (or its author) goes on.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func filterAuthor(
         _ isIncluded: @escaping @Sendable (AnyObject) -> Bool, receive: @escaping @Sendable (Output) -> Void
     ) {
@@ -224,6 +244,7 @@ extension ObservationChain {
     /// - Parameter author: The author.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func from(_ author: AnyObject) -> ObservationChain<Observing, Source, Output> {
         .init(_core: _core.filter(author: author, isIncluded: true))
     }
@@ -234,6 +255,7 @@ extension ObservationChain {
     ///   - author: The author.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func from(_ author: AnyObject, receive: @escaping @Sendable (Output) -> Void) {
         from(author).receive(receive)
     }
@@ -243,6 +265,7 @@ extension ObservationChain {
     /// - Parameter author: The author.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func notFrom(_ author: AnyObject) -> ObservationChain<Observing, Source, Output> {
         .init(_core: _core.filter(author: author, isIncluded: false))
     }
@@ -253,6 +276,7 @@ extension ObservationChain {
     ///   - author: The author.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func notFrom(_ author: AnyObject, receive: @escaping @Sendable (Output) -> Void) {
         notFrom(author).receive(receive)
     }
@@ -261,6 +285,7 @@ extension ObservationChain {
     ///
     /// - Parameter receive: The handler.
     /// - Complexity: O(1) amortized, as `observe`.
+    @inlinable
     public func receive(_ receive: @escaping @Sendable (Output) -> Void) {
         _core.finish { output, _ in receive(output) }
     }
@@ -269,6 +294,7 @@ extension ObservationChain {
     ///
     /// - Parameter receive: The handler.
     /// - Complexity: O(1) amortized, as `observe`.
+    @inlinable
     public func receive(_ receive: @escaping @Sendable (Output, AnyObject) -> Void) {
         _core.finish(receive)
     }
@@ -280,6 +306,7 @@ extension IsolatedObservationChain {
     /// - Parameter transform: The transform.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func map<Next>(_ transform: @escaping (Output) -> Next) -> IsolatedObservationChain<Observing, Source, Next>
     {
         .init(_core: _core.appending { { output, _ in transform(output) } })
@@ -291,6 +318,7 @@ extension IsolatedObservationChain {
     ///   - transform: The transform.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func map<Next>(_ transform: @escaping (Output) -> Next, receive: @escaping (Next) -> Void) {
         map(transform).receive(receive)
     }
@@ -300,6 +328,7 @@ extension IsolatedObservationChain {
     /// - Parameter isIncluded: Whether a message (or its author) goes on.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> IsolatedObservationChain<Observing, Source, Output>
     {
         .init(_core: _core.appending { { output, _ in isIncluded(output) ? output : nil } })
@@ -311,6 +340,7 @@ extension IsolatedObservationChain {
     ///   - isIncluded: Whether a message (or its author) goes on.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool, receive: @escaping (Output) -> Void) {
         filter(isIncluded).receive(receive)
     }
@@ -320,6 +350,7 @@ extension IsolatedObservationChain {
     /// - Parameter transform: The transform.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func compactMap<Next>(_ transform: @escaping (Output) -> Next?) -> IsolatedObservationChain<
         Observing, Source, Next
     > {
@@ -332,6 +363,7 @@ extension IsolatedObservationChain {
     ///   - transform: The transform.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func compactMap<Next>(_ transform: @escaping (Output) -> Next?, receive: @escaping (Next) -> Void) {
         compactMap(transform).receive(receive)
     }
@@ -340,6 +372,7 @@ extension IsolatedObservationChain {
     ///
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func new<Value>() -> IsolatedObservationChain<Observing, Source, Value> where Output == Update<Value> {
         .init(_core: _core.appending { { update, _ in update.new } })
     }
@@ -349,6 +382,7 @@ extension IsolatedObservationChain {
     /// - Parameters:
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func new<Value>(receive: @escaping (Value) -> Void) where Output == Update<Value> {
         new().receive(receive)
     }
@@ -357,6 +391,7 @@ extension IsolatedObservationChain {
     ///
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func unwrap<Wrapped>() -> IsolatedObservationChain<Observing, Source, Wrapped> where Output == Wrapped? {
         .init(_core: _core.appending { { output, _ in output } })
     }
@@ -366,6 +401,7 @@ extension IsolatedObservationChain {
     /// - Parameters:
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func unwrap<Wrapped>(receive: @escaping (Wrapped) -> Void) where Output == Wrapped? {
         unwrap().receive(receive)
     }
@@ -375,6 +411,7 @@ extension IsolatedObservationChain {
     /// - Parameter defaultValue: The value that replaces `nil`.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func unwrap<Wrapped>(_ defaultValue: Wrapped) -> IsolatedObservationChain<Observing, Source, Wrapped>
     where Output == Wrapped? {
         .init(_core: _core.appending { { output, _ in output ?? defaultValue } })
@@ -386,6 +423,7 @@ extension IsolatedObservationChain {
     ///   - defaultValue: The value that replaces `nil`.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func unwrap<Wrapped>(_ defaultValue: Wrapped, receive: @escaping (Wrapped) -> Void)
     where Output == Wrapped? {
         unwrap(defaultValue).receive(receive)
@@ -396,6 +434,7 @@ extension IsolatedObservationChain {
     /// - Parameter selected: The message to let through.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func select(_ selected: Output) -> IsolatedObservationChain<Observing, Source, Void>
     where Output: Equatable {
         .init(_core: _core.appending { { output, _ in output == selected ? () : nil } })
@@ -407,6 +446,7 @@ extension IsolatedObservationChain {
     ///   - selected: The message to let through.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func select(_ selected: Output, receive: @escaping () -> Void) where Output: Equatable {
         select(selected).receive { _ in receive() }
     }
@@ -415,6 +455,7 @@ extension IsolatedObservationChain {
     ///
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func distinct() -> IsolatedObservationChain<Observing, Source, Output> where Output: Equatable {
         .init(
             _core: _core.appending {
@@ -432,6 +473,7 @@ extension IsolatedObservationChain {
     /// - Parameters:
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func distinct(receive: @escaping (Output) -> Void) where Output: Equatable {
         distinct().receive(receive)
     }
@@ -441,6 +483,7 @@ extension IsolatedObservationChain {
     /// - Parameter count: How many messages to drop; not negative.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func discard(first count: Int) -> IsolatedObservationChain<Observing, Source, Output> {
         .init(_core: _core.discard(first: count))
     }
@@ -451,6 +494,7 @@ extension IsolatedObservationChain {
     ///   - count: How many messages to drop; not negative.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func discard(first count: Int, receive: @escaping (Output) -> Void) {
         discard(first: count).receive(receive)
     }
@@ -460,6 +504,7 @@ extension IsolatedObservationChain {
     /// - Parameter isIncluded: Whether a message (or its author) goes on.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func filterAuthor(_ isIncluded: @escaping (AnyObject) -> Bool) -> IsolatedObservationChain<
         Observing, Source, Output
     > {
@@ -472,6 +517,7 @@ extension IsolatedObservationChain {
     ///   - isIncluded: Whether a message (or its author) goes on.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func filterAuthor(_ isIncluded: @escaping (AnyObject) -> Bool, receive: @escaping (Output) -> Void) {
         filterAuthor(isIncluded).receive(receive)
     }
@@ -481,6 +527,7 @@ extension IsolatedObservationChain {
     /// - Parameter author: The author.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func from(_ author: AnyObject) -> IsolatedObservationChain<Observing, Source, Output> {
         .init(_core: _core.filter(author: author, isIncluded: true))
     }
@@ -491,6 +538,7 @@ extension IsolatedObservationChain {
     ///   - author: The author.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func from(_ author: AnyObject, receive: @escaping (Output) -> Void) {
         from(author).receive(receive)
     }
@@ -500,6 +548,7 @@ extension IsolatedObservationChain {
     /// - Parameter author: The author.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func notFrom(_ author: AnyObject) -> IsolatedObservationChain<Observing, Source, Output> {
         .init(_core: _core.filter(author: author, isIncluded: false))
     }
@@ -510,6 +559,7 @@ extension IsolatedObservationChain {
     ///   - author: The author.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
     public func notFrom(_ author: AnyObject, receive: @escaping (Output) -> Void) {
         notFrom(author).receive(receive)
     }
@@ -518,6 +568,7 @@ extension IsolatedObservationChain {
     ///
     /// - Parameter receive: The handler.
     /// - Complexity: O(1) amortized, as `observe`.
+    @inlinable
     public func receive(_ receive: @escaping (Output) -> Void) {
         _core.finish { output, _ in receive(output) }
     }
@@ -526,6 +577,7 @@ extension IsolatedObservationChain {
     ///
     /// - Parameter receive: The handler.
     /// - Complexity: O(1) amortized, as `observe`.
+    @inlinable
     public func receive(_ receive: @escaping (Output, AnyObject) -> Void) {
         _core.finish(receive)
     }

@@ -27,7 +27,12 @@
 /// (``distinct()``, ``discard(first:)``) keeps its state per observation.
 public struct ObservationChain<Observing: Observer, Source: ObservableSource, Output> {
     /// The observation to be, and its transforms so far.
-    let _core: _ChainCore<Observing, Source, Output>
+    @usableFromInline let _core: _ChainCore<Observing, Source, Output>
+
+    @inlinable
+    init(_core: _ChainCore<Observing, Source, Output>) {
+        self._core = _core
+    }
 }
 
 /// Transforms applied to the messages of one observation by a ``MainActorObserver`` or an
@@ -38,27 +43,51 @@ public struct ObservationChain<Observing: Observer, Source: ObservableSource, Ou
 /// observer's own `observe(_:)`. See ``ObservationChain`` for the transforms.
 public struct IsolatedObservationChain<Observing: Observer, Source: ObservableSource, Output> {
     /// The observation to be, and its transforms so far.
-    let _core: _ChainCore<Observing, Source, Output>
+    @usableFromInline let _core: _ChainCore<Observing, Source, Output>
+
+    @inlinable
+    init(_core: _ChainCore<Observing, Source, Output>) {
+        self._core = _core
+    }
 }
 
 /// What both kinds of chain are: an observer, an observable, where the handler runs, and the
 /// composed transform.
+///
+/// Inlinable, so that the composed closures are specialized for the client's types: in generic
+/// code, each `Output?` would cost a metadata lookup per message.
+@usableFromInline
 struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
     /// The observer that the chain's observation belongs to.
-    let observer: Observing
+    @usableFromInline let observer: Observing
     /// The observable observed.
-    let source: Source
-    /// Where the handler and the transforms run, or `nil` for the delivering thread.
-    let target: _ActorQueue?
+    @usableFromInline let source: Source
+    /// Where the handler and the transforms run (an actor's queue), or `nil` for the delivering
+    /// thread.
+    @usableFromInline let target: AnyObject?
     /// Makes the composed transform for one observation (stateful transforms get fresh state);
     /// the transform returns `nil` for a message that goes no further.
-    let makeTransform: () -> (Source.Message, AnyObject) -> Output?
+    @usableFromInline let makeTransform: () -> (Source.Message, AnyObject) -> Output?
+
+    @inlinable
+    init(
+        observer: Observing,
+        source: Source,
+        target: AnyObject?,
+        makeTransform: @escaping () -> (Source.Message, AnyObject) -> Output?
+    ) {
+        self.observer = observer
+        self.source = source
+        self.target = target
+        self.makeTransform = makeTransform
+    }
 
     /// A chain with no transform yet.
+    @inlinable
     static func start(
         _ observer: Observing,
         _ source: Source,
-        on target: _ActorQueue?
+        on target: AnyObject?
     ) -> _ChainCore<Observing, Source, Source.Message> {
         _ChainCore<Observing, Source, Source.Message>(observer: observer, source: source, target: target) {
             { message, _ in message }
@@ -67,6 +96,7 @@ struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
 
     /// A chain that applies a stage to this chain's output; `makeStage` is called once per
     /// observation, so that a stage may keep state.
+    @inlinable
     func appending<Next>(
         _ makeStage: @escaping () -> (Output, AnyObject) -> Next?
     ) -> _ChainCore<Observing, Source, Next> {
@@ -82,17 +112,26 @@ struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
     }
 
     /// Ends the chain with `receive`: starts the observation.
+    @inlinable
     func finish(_ receive: @escaping (Output, AnyObject) -> Void) {
         let transform = makeTransform()
-        observer._observe(
-            source,
-            target: target,
-            .messageAndAuthor { message, author in
-                if let output = transform(message, author) { receive(output, author) }
-            }
-        )
+        Self._startObservation(observer, source, target) { message, author in
+            if let output = transform(message, author) { receive(output, author) }
+        }
     }
 
+    /// Starts the observation with the composed handler; not inlinable, as it reaches the engine.
+    @usableFromInline
+    static func _startObservation(
+        _ observer: Observing,
+        _ source: Source,
+        _ target: AnyObject?,
+        _ handler: @escaping (Source.Message, AnyObject) -> Void
+    ) {
+        observer._observe(source, target: target.map { $0 as! _ActorQueue }, .messageAndAuthor(handler))
+    }
+
+    @inlinable
     func discard(first count: Int) -> _ChainCore<Observing, Source, Output> {
         precondition(count >= 0, "discard(first:) needs a count of zero or more, not \(count)")
         return appending {
@@ -107,6 +146,7 @@ struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
         }
     }
 
+    @inlinable
     func filter(author: AnyObject, isIncluded: Bool) -> _ChainCore<Observing, Source, Output> {
         let expected = _WeakAuthor(author)
         return appending { { output, actual in (expected.object === actual) == isIncluded ? output : nil } }
@@ -128,6 +168,7 @@ extension Observer {
     /// - Parameter observable: The observable to observe.
     /// - Returns: A chain with no transform yet; nothing is observed until it gets a handler.
     /// - Complexity: O(1).
+    @inlinable
     public func observe<Source: ObservableSource>(
         _ observable: Source
     ) -> ObservationChain<Self, Source, Source.Message> {
@@ -142,10 +183,11 @@ extension MainActorObserver {
     /// - Parameter observable: The observable to observe.
     /// - Returns: A chain with no transform yet; nothing is observed until it gets a handler.
     /// - Complexity: O(1).
+    @inlinable
     public func observe<Source: ObservableSource>(
         _ observable: Source
     ) -> IsolatedObservationChain<Self, Source, Source.Message> {
-        IsolatedObservationChain(_core: .start(self, observable, on: .main))
+        IsolatedObservationChain(_core: .start(self, observable, on: _mainActorQueue()))
     }
 }
 
@@ -156,12 +198,21 @@ extension ActorObserver {
     /// - Parameter observable: The observable to observe.
     /// - Returns: A chain with no transform yet; nothing is observed until it gets a handler.
     /// - Complexity: O(1).
+    @inlinable
     public func observe<Source: ObservableSource>(
         _ observable: Source
     ) -> IsolatedObservationChain<Self, Source, Source.Message> {
-        IsolatedObservationChain(_core: .start(self, observable, on: .of(self)))
+        IsolatedObservationChain(_core: .start(self, observable, on: _actorQueue(of: self)))
     }
 }
+
+/// The main actor's queue, for a chain's target.
+@usableFromInline
+func _mainActorQueue() -> AnyObject { _ActorQueue.main }
+
+/// An actor's queue, for a chain's target.
+@usableFromInline
+func _actorQueue(of actor: any Actor) -> AnyObject { _ActorQueue.of(actor) }
 
 // MARK: - State of stateful transforms
 
@@ -171,9 +222,11 @@ extension ActorObserver {
 /// never runs one observation's handler twice at once (deliveries on a messenger are serial, and
 /// an actor runs its queue one call at a time); each delivery is ordered after the previous one by
 /// the messenger's lock or the actor's queue.
+@usableFromInline
 final class _TransformState<Value>: @unchecked Sendable {
-    var value: Value
+    @usableFromInline var value: Value
 
+    @inlinable
     init(_ value: Value) {
         self.value = value
     }
@@ -182,9 +235,11 @@ final class _TransformState<Value>: @unchecked Sendable {
 /// An author held weakly, for the author filters: a transform does not keep an author alive.
 ///
 /// `@unchecked Sendable`: a weak reference is only loaded, which the runtime makes atomic.
+@usableFromInline
 final class _WeakAuthor: @unchecked Sendable {
-    weak var object: AnyObject?
+    @usableFromInline weak var object: AnyObject?
 
+    @inlinable
     init(_ object: AnyObject) {
         self.object = object
     }

@@ -5,8 +5,9 @@
 //     valgrind --tool=callgrind --callgrind-out-file=/dev/null .build/release/InstructionCounts messenger-send-1000 1000
 //
 // Scenarios: closure-send-1, messenger-send-1, closure-send-1000, messenger-send-1000 (per
-// delivery), var-set (a variable with one observer), token-subscribe-cancel, observe-existing
-// (an observer made before observes a messenger), empty-messenger.
+// delivery), messenger-chain-1000 (per delivery through map, filter, map), var-set (a variable
+// with one observer), token-subscribe-cancel, observe-existing (an observer made before observes
+// a messenger), empty-messenger.
 
 import Foundation
 import Messaging
@@ -79,6 +80,18 @@ func run(_ scenario: String, _ count: Int) {
         for observer in observers {
             let receiving = Receiving()
             observer.observe(messenger) { receiving.consume($0) }
+        }
+        for value in 0..<count { messenger.send(value) }
+        withExtendedLifetime(observers) {}
+    case "messenger-chain-1000":
+        // Per delivery through map, filter (letting everything through), map, into the handler.
+        let messenger = Messenger<Int>()
+        let observers = (0..<1000).map { _ in FreeObserver() }
+        for observer in observers {
+            let receiving = Receiving()
+            observer.observe(messenger).map { $0 &+ 1 }.filter { $0 != Int.min }.map { $0 &* 2 }.receive {
+                receiving.consume($0)
+            }
         }
         for value in 0..<count { messenger.send(value) }
         withExtendedLifetime(observers) {}
