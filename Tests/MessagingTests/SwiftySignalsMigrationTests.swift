@@ -126,4 +126,24 @@ struct SwiftySignalsMigrationTests {
         #expect(fired.value == [20, 20])
         withExtendedLifetime(observations) {}
     }
+
+    @Test("a chain of filter, map, then, then becomes a transform chain of a free observer kept in a bag")
+    func chainBecomesATransformChain() {
+        let number = Var(0)
+        let observations = ObservationBag()
+        let log = EventLog()
+        let doubling = FreeObserver()
+        doubling.observe(number).new().filter { $0 >= 100 }.map { 2 * $0 }.receive {
+            log.append("print \($0)")
+            log.append("record \($0)")
+        }
+        observations += doubling
+        number.value = 50
+        number.value = 120
+        #expect(log.take() == ["print 240", "record 240"])
+        observations.removeAll()
+        number.value = 130
+        #expect(log.take().isEmpty)
+        #expect(number.messenger.observationCount == 0)
+    }
 }
