@@ -39,6 +39,10 @@ struct ModelBasedTests {
         let firstSequence: Int
         /// Re-sends `value + 1` to messenger `(index + 1) % count` when it receives a multiple of 7.
         let relays: Bool
+        /// Made through a transform chain that drops multiples of 3, then repeats (`distinct()`).
+        var isChain = false
+        /// The last value that passed the chain's `distinct()`.
+        var lastPassed: Int? = nil
     }
 
     /// Who owns an observation.
@@ -90,7 +94,13 @@ struct ModelBasedTests {
             let recipients = observations[messenger].filter { $0.firstSequence <= sequence }
             for observation in recipients {
                 // Ended by an earlier handler of this delivery?
-                guard observations[messenger].contains(where: { $0.id == observation.id }) else { continue }
+                guard let index = observations[messenger].firstIndex(where: { $0.id == observation.id }) else {
+                    continue
+                }
+                if observation.isChain {
+                    if value % 3 == 0 || observations[messenger][index].lastPassed == value { continue }
+                    observations[messenger][index].lastPassed = value
+                }
                 log.append("\(observation.id):\(value)")
                 if observation.relays, value % 7 == 0 {
                     send(value + 1, on: (messenger + 1) % observations.count)
@@ -135,19 +145,22 @@ struct ModelBasedTests {
             }
         }
 
-        func observe(observer: Int, messenger: Int, relays: Bool) {
+        func observe(observer: Int, messenger: Int, relays: Bool, isChain: Bool) {
             let id = nextID
             nextID += 1
-            observers[observer].observe(
-                sources[messenger],
-                handler(id: id, relays: relays, messenger: messenger)
-            )
+            let handler = handler(id: id, relays: relays, messenger: messenger)
+            if isChain {
+                observers[observer].observe(sources[messenger]).filter { $0 % 3 != 0 }.distinct().receive(handler)
+            } else {
+                observers[observer].observe(sources[messenger], handler)
+            }
             model.observations[messenger].append(
                 ModelObservation(
                     id: id,
                     owner: .observer(observer),
                     firstSequence: model.sequences[messenger],
-                    relays: relays
+                    relays: relays,
+                    isChain: isChain
                 )
             )
         }
@@ -177,7 +190,12 @@ struct ModelBasedTests {
             let observer = Int.random(in: 0..<observers.count, using: &random)
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<22:
-                observe(observer: observer, messenger: messenger, relays: Bool.random(using: &random))
+                observe(
+                    observer: observer,
+                    messenger: messenger,
+                    relays: Bool.random(using: &random),
+                    isChain: Int.random(in: 0..<4, using: &random) == 0
+                )
             case 22..<30:
                 subscribe(messenger: messenger, intoBag: Bool.random(using: &random))
             case 30..<37:
