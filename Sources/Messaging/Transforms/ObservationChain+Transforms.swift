@@ -16,7 +16,7 @@ extension ObservationChain {
     public func map<Next>(_ transform: @escaping @Sendable (Output) -> Next) -> ObservationChain<
         Observing, Source, Next
     > {
-        .init(_core: _core.appending { { output, _ in transform(output) } })
+        .init(_core: _core.appending { downstream in { output, author in downstream(transform(output), author) } })
     }
 
     /// Transforms each message. Then ends the chain with `receive`: starts the observation.
@@ -41,7 +41,10 @@ extension ObservationChain {
     public func filter(_ isIncluded: @escaping @Sendable (Output) -> Bool) -> ObservationChain<
         Observing, Source, Output
     > {
-        .init(_core: _core.appending { { output, _ in isIncluded(output) ? output : nil } })
+        .init(
+            _core: _core.appending { downstream in
+                { output, author in if isIncluded(output) { downstream(output, author) } }
+            })
     }
 
     /// Lets through only the messages for which `isIncluded` returns `true`. Then ends the chain with `receive`: starts the observation.
@@ -66,7 +69,10 @@ extension ObservationChain {
     public func compactMap<Next>(_ transform: @escaping @Sendable (Output) -> Next?) -> ObservationChain<
         Observing, Source, Next
     > {
-        .init(_core: _core.appending { { output, _ in transform(output) } })
+        .init(
+            _core: _core.appending { downstream in
+                { output, author in if let next = transform(output) { downstream(next, author) } }
+            })
     }
 
     /// Transforms each message, and lets through only the results that are not `nil`. Then ends the chain with `receive`: starts the observation.
@@ -88,7 +94,7 @@ extension ObservationChain {
     /// - Complexity: O(1); per message, O(1) more.
     @inlinable
     public func new<Value>() -> ObservationChain<Observing, Source, Value> where Output == Update<Value> {
-        .init(_core: _core.appending { { update, _ in update.new } })
+        .init(_core: _core.appending { downstream in { update, author in downstream(update.new, author) } })
     }
 
     /// Turns each ``Update`` into its new value. Then ends the chain with `receive`: starts the observation.
@@ -107,7 +113,8 @@ extension ObservationChain {
     /// - Complexity: O(1); per message, O(1) more.
     @inlinable
     public func unwrap<Wrapped>() -> ObservationChain<Observing, Source, Wrapped> where Output == Wrapped? {
-        .init(_core: _core.appending { { output, _ in output } })
+        .init(
+            _core: _core.appending { downstream in { output, author in if let output { downstream(output, author) } } })
     }
 
     /// Lets through only the messages that are not `nil`, unwrapped. Then ends the chain with `receive`: starts the observation.
@@ -128,7 +135,7 @@ extension ObservationChain {
     @inlinable
     public func unwrap<Wrapped>(_ defaultValue: Wrapped) -> ObservationChain<Observing, Source, Wrapped>
     where Output == Wrapped?, Wrapped: Sendable {
-        .init(_core: _core.appending { { output, _ in output ?? defaultValue } })
+        .init(_core: _core.appending { downstream in { output, author in downstream(output ?? defaultValue, author) } })
     }
 
     /// Unwraps each message, replacing `nil` with `defaultValue`. Then ends the chain with `receive`: starts the observation.
@@ -151,7 +158,10 @@ extension ObservationChain {
     @inlinable
     public func select(_ selected: Output) -> ObservationChain<Observing, Source, Void>
     where Output: Equatable, Output: Sendable {
-        .init(_core: _core.appending { { output, _ in output == selected ? () : nil } })
+        .init(
+            _core: _core.appending { downstream in
+                { output, author in if output == selected { downstream((), author) } }
+            })
     }
 
     /// Lets through only the messages equal to `selected`, as `Void`: the handler takes no argument. Then ends the chain with `receive`: starts the observation.
@@ -173,12 +183,12 @@ extension ObservationChain {
     @inlinable
     public func distinct() -> ObservationChain<Observing, Source, Output> where Output: Equatable, Output: Sendable {
         .init(
-            _core: _core.appending {
+            _core: _core.appending { downstream in
                 let previous = _TransformState<Output?>(nil)
-                return { output, _ in
-                    if previous.value == output { return nil }
+                return { output, author in
+                    if previous.value == output { return }
                     previous.value = output
-                    return output
+                    downstream(output, author)
                 }
             })
     }
@@ -223,7 +233,10 @@ extension ObservationChain {
     public func filterAuthor(_ isIncluded: @escaping @Sendable (AnyObject) -> Bool) -> ObservationChain<
         Observing, Source, Output
     > {
-        .init(_core: _core.appending { { output, author in isIncluded(author) ? output : nil } })
+        .init(
+            _core: _core.appending { downstream in
+                { output, author in if isIncluded(author) { downstream(output, author) } }
+            })
     }
 
     /// Lets through only the messages whose author passes `isIncluded`. Then ends the chain with `receive`: starts the observation.
@@ -309,7 +322,7 @@ extension IsolatedObservationChain {
     @inlinable
     public func map<Next>(_ transform: @escaping (Output) -> Next) -> IsolatedObservationChain<Observing, Source, Next>
     {
-        .init(_core: _core.appending { { output, _ in transform(output) } })
+        .init(_core: _core.appending { downstream in { output, author in downstream(transform(output), author) } })
     }
 
     /// Transforms each message. Then ends the chain with `receive`: starts the observation.
@@ -331,7 +344,10 @@ extension IsolatedObservationChain {
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> IsolatedObservationChain<Observing, Source, Output>
     {
-        .init(_core: _core.appending { { output, _ in isIncluded(output) ? output : nil } })
+        .init(
+            _core: _core.appending { downstream in
+                { output, author in if isIncluded(output) { downstream(output, author) } }
+            })
     }
 
     /// Lets through only the messages for which `isIncluded` returns `true`. Then ends the chain with `receive`: starts the observation.
@@ -354,7 +370,10 @@ extension IsolatedObservationChain {
     public func compactMap<Next>(_ transform: @escaping (Output) -> Next?) -> IsolatedObservationChain<
         Observing, Source, Next
     > {
-        .init(_core: _core.appending { { output, _ in transform(output) } })
+        .init(
+            _core: _core.appending { downstream in
+                { output, author in if let next = transform(output) { downstream(next, author) } }
+            })
     }
 
     /// Transforms each message, and lets through only the results that are not `nil`. Then ends the chain with `receive`: starts the observation.
@@ -374,7 +393,7 @@ extension IsolatedObservationChain {
     /// - Complexity: O(1); per message, O(1) more.
     @inlinable
     public func new<Value>() -> IsolatedObservationChain<Observing, Source, Value> where Output == Update<Value> {
-        .init(_core: _core.appending { { update, _ in update.new } })
+        .init(_core: _core.appending { downstream in { update, author in downstream(update.new, author) } })
     }
 
     /// Turns each ``Update`` into its new value. Then ends the chain with `receive`: starts the observation.
@@ -393,7 +412,8 @@ extension IsolatedObservationChain {
     /// - Complexity: O(1); per message, O(1) more.
     @inlinable
     public func unwrap<Wrapped>() -> IsolatedObservationChain<Observing, Source, Wrapped> where Output == Wrapped? {
-        .init(_core: _core.appending { { output, _ in output } })
+        .init(
+            _core: _core.appending { downstream in { output, author in if let output { downstream(output, author) } } })
     }
 
     /// Lets through only the messages that are not `nil`, unwrapped. Then ends the chain with `receive`: starts the observation.
@@ -414,7 +434,7 @@ extension IsolatedObservationChain {
     @inlinable
     public func unwrap<Wrapped>(_ defaultValue: Wrapped) -> IsolatedObservationChain<Observing, Source, Wrapped>
     where Output == Wrapped? {
-        .init(_core: _core.appending { { output, _ in output ?? defaultValue } })
+        .init(_core: _core.appending { downstream in { output, author in downstream(output ?? defaultValue, author) } })
     }
 
     /// Unwraps each message, replacing `nil` with `defaultValue`. Then ends the chain with `receive`: starts the observation.
@@ -437,7 +457,10 @@ extension IsolatedObservationChain {
     @inlinable
     public func select(_ selected: Output) -> IsolatedObservationChain<Observing, Source, Void>
     where Output: Equatable {
-        .init(_core: _core.appending { { output, _ in output == selected ? () : nil } })
+        .init(
+            _core: _core.appending { downstream in
+                { output, author in if output == selected { downstream((), author) } }
+            })
     }
 
     /// Lets through only the messages equal to `selected`, as `Void`: the handler takes no argument. Then ends the chain with `receive`: starts the observation.
@@ -458,12 +481,12 @@ extension IsolatedObservationChain {
     @inlinable
     public func distinct() -> IsolatedObservationChain<Observing, Source, Output> where Output: Equatable {
         .init(
-            _core: _core.appending {
+            _core: _core.appending { downstream in
                 let previous = _TransformState<Output?>(nil)
-                return { output, _ in
-                    if previous.value == output { return nil }
+                return { output, author in
+                    if previous.value == output { return }
                     previous.value = output
-                    return output
+                    downstream(output, author)
                 }
             })
     }
@@ -508,7 +531,10 @@ extension IsolatedObservationChain {
     public func filterAuthor(_ isIncluded: @escaping (AnyObject) -> Bool) -> IsolatedObservationChain<
         Observing, Source, Output
     > {
-        .init(_core: _core.appending { { output, author in isIncluded(author) ? output : nil } })
+        .init(
+            _core: _core.appending { downstream in
+                { output, author in if isIncluded(author) { downstream(output, author) } }
+            })
     }
 
     /// Lets through only the messages whose author passes `isIncluded`. Then ends the chain with `receive`: starts the observation.

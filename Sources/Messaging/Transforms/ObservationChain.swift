@@ -52,7 +52,7 @@ public struct IsolatedObservationChain<Observing: Observer, Source: ObservableSo
 }
 
 /// What both kinds of chain are: an observer, an observable, where the handler runs, and the
-/// composed transform.
+/// composed handler.
 ///
 /// Inlinable, so that the composed closures are specialized for the client's types: in generic
 /// code, each `Output?` would cost a metadata lookup per message.
@@ -65,24 +65,25 @@ struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
     /// Where the handler and the transforms run (an actor's queue), or `nil` for the delivering
     /// thread.
     @usableFromInline let target: AnyObject?
-    /// Makes the composed transform for one observation (stateful transforms get fresh state);
-    /// the transform returns `nil` for a message that goes no further.
-    @usableFromInline let makeTransform: () -> (Source.Message, AnyObject) -> Output?
+    /// Makes the composed handler for one observation from its last step, `receive`: each stage
+    /// wraps the one after it, so a message goes through one closure per stage and nothing is
+    /// returned back up. Called once per observation, so that a stage may keep state.
+    @usableFromInline let makeSink: (@escaping (Output, AnyObject) -> Void) -> (Source.Message, AnyObject) -> Void
 
     @inlinable
     init(
         observer: Observing,
         source: Source,
         target: AnyObject?,
-        makeTransform: @escaping () -> (Source.Message, AnyObject) -> Output?
+        makeSink: @escaping (@escaping (Output, AnyObject) -> Void) -> (Source.Message, AnyObject) -> Void
     ) {
         self.observer = observer
         self.source = source
         self.target = target
-        self.makeTransform = makeTransform
+        self.makeSink = makeSink
     }
 
-    /// A chain with no transform yet.
+    /// A chain with no transform yet: the handler receives the messages themselves.
     @inlinable
     static func start(
         _ observer: Observing,
@@ -90,34 +91,26 @@ struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
         on target: AnyObject?
     ) -> _ChainCore<Observing, Source, Source.Message> {
         _ChainCore<Observing, Source, Source.Message>(observer: observer, source: source, target: target) {
-            { message, _ in message }
+            receive in receive
         }
     }
 
-    /// A chain that applies a stage to this chain's output; `makeStage` is called once per
-    /// observation, so that a stage may keep state.
+    /// A chain with one more stage: `makeStage` turns the next step into what this stage's input
+    /// goes to.
     @inlinable
     func appending<Next>(
-        _ makeStage: @escaping () -> (Output, AnyObject) -> Next?
+        _ makeStage: @escaping (@escaping (Next, AnyObject) -> Void) -> (Output, AnyObject) -> Void
     ) -> _ChainCore<Observing, Source, Next> {
-        let makeTransform = makeTransform
+        let makeSink = makeSink
         return _ChainCore<Observing, Source, Next>(observer: observer, source: source, target: target) {
-            let transform = makeTransform()
-            let stage = makeStage()
-            return { message, author in
-                guard let output = transform(message, author) else { return nil }
-                return stage(output, author)
-            }
+            receive in makeSink(makeStage(receive))
         }
     }
 
     /// Ends the chain with `receive`: starts the observation.
     @inlinable
     func finish(_ receive: @escaping (Output, AnyObject) -> Void) {
-        let transform = makeTransform()
-        Self._startObservation(observer, source, target) { message, author in
-            if let output = transform(message, author) { receive(output, author) }
-        }
+        Self._startObservation(observer, source, target, makeSink(receive))
     }
 
     /// Starts the observation with the composed handler; not inlinable, as it reaches the engine.
@@ -134,14 +127,14 @@ struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
     @inlinable
     func discard(first count: Int) -> _ChainCore<Observing, Source, Output> {
         precondition(count >= 0, "discard(first:) needs a count of zero or more, not \(count)")
-        return appending {
+        return appending { downstream in
             let left = _TransformState(count)
-            return { output, _ in
+            return { output, author in
                 guard left.value == 0 else {
                     left.value -= 1
-                    return nil
+                    return
                 }
-                return output
+                downstream(output, author)
             }
         }
     }
@@ -149,7 +142,11 @@ struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
     @inlinable
     func filter(author: AnyObject, isIncluded: Bool) -> _ChainCore<Observing, Source, Output> {
         let expected = _WeakAuthor(author)
-        return appending { { output, actual in (expected.object === actual) == isIncluded ? output : nil } }
+        return appending { downstream in
+            { output, author in
+                if (expected.object === author) == isIncluded { downstream(output, author) }
+            }
+        }
     }
 }
 
@@ -218,7 +215,7 @@ func _actorQueue(of actor: any Actor) -> AnyObject { _ActorQueue.of(actor) }
 
 /// The state of one stateful transform in one observation.
 ///
-/// `@unchecked Sendable`: only the observation's composed transform touches it, and a messenger
+/// `@unchecked Sendable`: only the observation's composed handler touches it, and a messenger
 /// never runs one observation's handler twice at once (deliveries on a messenger are serial, and
 /// an actor runs its queue one call at a time); each delivery is ordered after the previous one by
 /// the messenger's lock or the actor's queue.
