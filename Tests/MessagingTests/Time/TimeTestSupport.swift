@@ -1,6 +1,11 @@
 // Helpers for the tests of the time layer: they turn deliveries into an asynchronous sequence, so
 // that a test awaits the next delivery instead of sleeping, and they reach the sleeper task of a
 // timer, so that a test can wait for it to end before it checks that nothing was delivered.
+//
+// The asynchronous time suites have a time limit only to turn a hang into a failure. It is
+// generous: in a full parallel run, the synchronous stress tests of other suites hold every thread
+// of the cooperative pool for a while (about 10 s here, 23 s under the thread sanitizer), and
+// these tests wait meanwhile.
 
 @testable import Messaging
 
