@@ -5,7 +5,8 @@
 //     valgrind --tool=callgrind --callgrind-out-file=/dev/null .build/release/InstructionCounts messenger-send-1000 1000
 //
 // Scenarios: closure-send-1, messenger-send-1, closure-send-1000, messenger-send-1000 (per
-// delivery), var-set (a variable with one observer), token-subscribe-cancel.
+// delivery), var-set (a variable with one observer), token-subscribe-cancel, observe-existing
+// (an observer made before observes a messenger), empty-messenger.
 
 import Foundation
 import Messaging
@@ -94,6 +95,17 @@ func run(_ scenario: String, _ count: Int) {
             let token = messenger.subscribe { consume($0) }
             token.stopObserving()
         }
+    case "observe-existing":
+        // Observers made before the measurement; each observes one messenger once.
+        let messenger = Messenger<Int>()
+        let observers = (0..<count).map { _ in FreeObserver() }
+        for observer in observers {
+            observer.observe(messenger) { consume($0) }
+        }
+        withExtendedLifetime(observers) {}
+    case "empty-messenger":
+        let messengers = (0..<count).map { _ in Messenger<Int>() }
+        withExtendedLifetime(messengers) {}
     default:
         print("unknown scenario \(scenario)")
         exit(2)
