@@ -1,28 +1,18 @@
 import _MessagingShims
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
-/// The words of a messenger core that need a fixed address: its mutex, the atomic count of ended
+/// The words of a messenger core that need a fixed address: its lock, the atomic count of ended
 /// observations, and the ledger, made on first use.
 @usableFromInline
 struct _CoreWords {
-    /// First, so that the words' address is the mutex's.
-    @usableFromInline var mutex = pthread_mutex_t()
+    /// First, so that the words' address is the lock's.
+    @usableFromInline var lock = _messaging_lock_t()
     /// How many observations have ended (atomic; see `_Observation._deactivate()`).
     ///
     /// A delivery compares it with the state's `endsApplied` when it takes its snapshot: if they
     /// are equal, no observation in the snapshot had ended then, and while the counter keeps that
     /// value none has ended since, so the loop can skip reading each observation's flag.
     @usableFromInline var endsStarted = 0
-    /// The messenger's relationship ledger, made when first asked for; guarded by the mutex.
+    /// The messenger's relationship ledger, made when first asked for; guarded by the lock.
     @usableFromInline var ledger: SubscriptionLedger?
 
     @inlinable
@@ -31,7 +21,7 @@ struct _CoreWords {
 
 /// The delivery engine of one ``Messenger``: its lock, its state, and the loop that calls handlers.
 ///
-/// One allocation: the delivery state is the buffer's header, and the mutex, the ends counter and
+/// One allocation: the delivery state is the buffer's header, and the lock word, the ends counter and
 /// the ledger are its one element, whose address never moves.
 ///
 /// It is a separate object so that observations can point back to it strongly: an object that is
@@ -39,11 +29,11 @@ struct _CoreWords {
 /// the normal cost, and the messenger itself is referenced weakly by the relationship ledgers. The
 /// core and its observations reference each other; the messenger breaks that cycle when it dies.
 ///
-/// Every state change happens in ``_DeliveryState`` under the mutex; handlers run after unlocking.
+/// Every state change happens in ``_DeliveryState`` under the lock; handlers run after unlocking.
 @usableFromInline
 final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _CoreWords> {
     // Shared between threads although `ManagedBuffer` is not `Sendable`: the header and `ledger`
-    // are only accessed under the mutex, `endsStarted` atomically, `_isUnchanged` only read after
+    // are only accessed under the lock, `endsStarted` atomically, `_isUnchanged` only read after
     // it is set at creation. The types that hold a core say so where they are `@unchecked Sendable`.
 
     /// For a variable's messenger: whether an update changes nothing (`old == new`), so that it is
@@ -61,18 +51,12 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
             create(minimumCapacity: 1) { _ in _DeliveryState() },
             to: _MessengerCore<Message>.self
         )
-        core.withUnsafeMutablePointerToElements { words in
-            words.initialize(to: _CoreWords())
-            pthread_mutex_init(UnsafeMutableRawPointer(words).assumingMemoryBound(to: pthread_mutex_t.self), nil)
-        }
+        core.withUnsafeMutablePointerToElements { $0.initialize(to: _CoreWords()) }
         return core
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { words in
-            pthread_mutex_destroy(UnsafeMutableRawPointer(words).assumingMemoryBound(to: pthread_mutex_t.self))
-            words.deinitialize(count: 1)
-        }
+        _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
     }
 
     /// The delivery state; access it under the lock only.
@@ -87,8 +71,8 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
     }
 
     @inlinable
-    final var _mutex: UnsafeMutablePointer<pthread_mutex_t> {
-        UnsafeMutableRawPointer(_words).assumingMemoryBound(to: pthread_mutex_t.self)
+    final var _lockWord: UnsafeMutablePointer<_messaging_lock_t> {
+        UnsafeMutableRawPointer(_words).assumingMemoryBound(to: _messaging_lock_t.self)
     }
 
     /// The atomic count of ended observations.
@@ -99,15 +83,15 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
     }
 
     @inlinable @inline(__always)
-    final func _lock() { pthread_mutex_lock(_mutex) }
+    final func _lock() { _messaging_lock_lock(_lockWord) }
 
     @inlinable @inline(__always)
-    final func _unlock() { pthread_mutex_unlock(_mutex) }
+    final func _unlock() { _messaging_lock_unlock(_lockWord) }
 
     @inlinable @inline(__always)
     final func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(_mutex)
-        defer { pthread_mutex_unlock(_mutex) }
+        _messaging_lock_lock(_lockWord)
+        defer { _messaging_lock_unlock(_lockWord) }
         return try body()
     }
 
