@@ -300,6 +300,12 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
 
     /// Empties the delivery table; the result is released by the caller, outside the lock.
     func removeAll() -> _ObservationTable<Message>? {
-        withLock { _state.pointee.removeAll() }
+        // A messenger's `deinit` runs this unspecialised, where generic code looks up type
+        // metadata at run time; a messenger that was never observed skips all of it (`withLock`
+        // included, generic over its result).
+        _lock()
+        defer { _unlock() }
+        guard _state.pointee._table != nil else { return nil }
+        return _state.pointee.removeAll()
     }
 }
