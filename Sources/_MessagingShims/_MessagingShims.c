@@ -10,9 +10,17 @@
 #if !defined(__APPLE__)
 
 #if defined(__linux__)
-#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#if __has_include(<linux/futex.h>)
+#include <linux/futex.h>
+#else  // Some C libraries ship without the kernel's headers; the values are the kernel's ABI.
+#define FUTEX_WAIT_PRIVATE 128
+#define FUTEX_WAKE_PRIVATE 129
+#endif
+#if !defined(SYS_futex) && defined(SYS_futex_time64)
+#define SYS_futex SYS_futex_time64  // 32-bit systems with a 64-bit `time_t`; no timeout is passed.
+#endif
 #else
 #include <sched.h>
 #endif
