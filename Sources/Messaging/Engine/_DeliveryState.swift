@@ -95,8 +95,8 @@ struct _CoreExtrasFields<Message> {
 /// queue of a messenger that received a message while delivering, the table retired by a change
 /// made during a delivery, and the ledger.
 ///
-/// A messenger nobody observes, or one whose deliveries never overlap a send or a change, thus
-/// pays for none of them. Once made, the extras stay for the messenger's life, so that the queue
+/// A messenger whose deliveries never overlap a send or a change, and whose ledger nobody asked
+/// for, thus pays for none of them. Once made, the extras stay for the messenger's life, so that the queue
 /// keeps its capacity and `queuedCount` only grows. One allocation: the fields are the buffer's
 /// header.
 @usableFromInline
