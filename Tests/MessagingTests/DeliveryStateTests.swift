@@ -13,10 +13,10 @@ struct DeliveryStateTests {
         _Observation.make(observer: nil, messenger: messenger, target: nil, handler: .message { _ in })
     }
 
-    /// The sequence number of a `.deliver` action, or `nil` for any other action.
-    func deliveredSequence(_ action: _SendAction<Int>) -> UInt64? {
-        if case .deliver(_, let sequence) = action { return sequence }
-        return nil
+    /// Whether the action delivers the message at once.
+    func isDelivered(_ action: _SendAction<Int>) -> Bool {
+        if case .deliver = action { return true }
+        return false
     }
 
     func isQueued(_ action: _SendAction<Int>) -> Bool {
@@ -24,19 +24,25 @@ struct DeliveryStateTests {
         return false
     }
 
-    /// The next message's sequence number, or `nil` if the messenger went idle; and how many
-    /// tables were retired.
-    func finish(_ state: inout _DeliveryState<Int>) -> (next: UInt64?, retired: Int) {
+    /// The next message, or `nil` if the messenger went idle; and how many tables were retired.
+    func finish(_ state: inout _DeliveryState<Int>) -> (next: Int?, retired: Int) {
         switch state.finishDelivery() {
-        case .idle(let retired, _): (nil, retired.count)
-        case .deliverNext(let delivery, let retired): (delivery.envelope.sequence, retired.count)
+        case .idle: (nil, 0)
+        case .idleReleasing(let retired, _): (nil, retired == nil ? 0 : 1)
+        case .deliverNext(let delivery, let retired): (delivery.envelope.message, retired == nil ? 0 : 1)
         }
+    }
+
+    /// The next queued envelope, or `nil` if the messenger went idle.
+    func nextEnvelope(_ state: inout _DeliveryState<Int>) -> _Envelope<Int>? {
+        if case .deliverNext(let delivery, _) = state.finishDelivery() { return delivery.envelope }
+        return nil
     }
 
     @Test("a messenger nobody ever observed drops its messages and stays idle")
     func nobodyObserved() {
         var state = _DeliveryState<Int>()
-        guard case .dropped = state.send(1, author: author, checksChange: false) else {
+        guard case .dropped = state.send(1, author: author, isUnchanged: nil) else {
             Issue.record("expected .dropped")
             return
         }
@@ -52,27 +58,33 @@ struct DeliveryStateTests {
         let first = observation()
         state.insert(first)
 
-        #expect(deliveredSequence(state.send(10, author: author, checksChange: false)) == 0)
-        #expect(isQueued(state.send(11, author: author, checksChange: false)))
-        #expect(isQueued(state.send(12, author: author, checksChange: true)))
+        #expect(isDelivered(state.send(10, author: author, isUnchanged: nil)))
+        #expect(isQueued(state.send(11, author: author, isUnchanged: nil)))
+        #expect(isQueued(state.send(12, author: author, isUnchanged: { $0 == 12 })))
 
-        #expect(finish(&state).next == 1)
-        #expect(finish(&state).next == 2)
+        #expect(finish(&state).next == 11)
+        let last = nextEnvelope(&state)
+        #expect(last?.message == 12)
+        // The test travels with the queued message, for whoever delivers it.
+        #expect(last?.isUnchanged?(12) == true)
         #expect(finish(&state).next == nil)
         guard case .idle = state.phase else {
             Issue.record("expected .idle")
             return
         }
-        #expect(deliveredSequence(state.send(13, author: author, checksChange: false)) == 3)
+        #expect(isDelivered(state.send(13, author: author, isUnchanged: nil)))
         withExtendedLifetime(first) {}
     }
 
-    @Test("an observation added during a delivery starts at the next sequence number, on a copied table")
+    @Test("an observation added during a delivery goes on a copy; the table the delivery read is handed back")
     func insertDuringDelivery() {
         var state = _DeliveryState<Int>()
         let first = observation()
         state.insert(first)
-        _ = state.send(1, author: author, checksChange: false)
+        guard case .deliver(let read) = state.send(1, author: author, isUnchanged: nil) else {
+            Issue.record("expected .deliver")
+            return
+        }
         guard case .deliveringFromTable = state.phase else {
             Issue.record("expected .deliveringFromTable")
             return
@@ -80,15 +92,108 @@ struct DeliveryStateTests {
 
         let second = observation()
         state.insert(second)
-        #expect(second._firstSequence == 1)
         guard case .deliveringFromRetiredTable = state.phase else {
             Issue.record("expected .deliveringFromRetiredTable")
             return
         }
+        #expect(state.table !== read.takeUnretainedValue())
         // The table the delivery read is handed back for release after unlocking.
-        #expect(finish(&state) == (nil, 1))
+        guard case .idleReleasing(let retired, _) = state.finishDelivery() else {
+            Issue.record("expected .idleReleasing")
+            return
+        }
+        #expect(retired === read.takeUnretainedValue())
         #expect(state.liveCount == 2)
         withExtendedLifetime((first, second)) {}
+    }
+
+    @Test("an observation added while messages are queued receives only those queued after it")
+    func insertBetweenQueuedMessages() {
+        var state = _DeliveryState<Int>()
+        let first = observation()
+        state.insert(first)
+        _ = state.send(1, author: author, isUnchanged: nil)
+        #expect(isQueued(state.send(2, author: author, isUnchanged: nil)))
+        let second = observation()
+        state.insert(second)
+        #expect(isQueued(state.send(3, author: author, isUnchanged: nil)))
+
+        // The delivery loop calls an observation with a message only if `_firstSequence <= sequence`.
+        let two = nextEnvelope(&state)
+        let three = nextEnvelope(&state)
+        #expect(two?.message == 2 && three?.message == 3)
+        if let two, let three {
+            #expect(first._firstSequence <= two.sequence && first._firstSequence <= three.sequence)
+            #expect(second._firstSequence > two.sequence)
+            #expect(second._firstSequence <= three.sequence)
+        }
+        #expect(finish(&state).next == nil)
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test("a change that retires the table mid-delivery keeps the queue, in order, and retires only once")
+    func retiringKeepsTheQueue() {
+        var state = _DeliveryState<Int>()
+        let observations = (0..<3).map { _ in observation() }
+        state.insert(observations[0])
+        state.insert(observations[1])
+        guard case .deliver(let read) = state.send(1, author: author, isUnchanged: nil) else {
+            Issue.record("expected .deliver")
+            return
+        }
+        #expect(isQueued(state.send(2, author: author, isUnchanged: nil)))
+        #expect(isQueued(state.send(3, author: author, isUnchanged: nil)))
+
+        // The first change retires the table the delivery reads; the later ones change the copy in
+        // place, and queueing goes on behind the same delivery.
+        state.insert(observations[2])
+        state.remove(observations[0])
+        #expect(isQueued(state.send(4, author: author, isUnchanged: nil)))
+
+        guard case .deliverNext(let next, let retired) = state.finishDelivery() else {
+            Issue.record("expected .deliverNext")
+            return
+        }
+        #expect(next.envelope.message == 2)
+        #expect(retired === read.takeUnretainedValue())
+        #expect(next.table.takeUnretainedValue() === state.table)
+        #expect(finish(&state) == (3, 0))
+        #expect(finish(&state) == (4, 0))
+        #expect(finish(&state) == (nil, 0))
+        #expect(state.liveCount == 2)
+        withExtendedLifetime(observations) {}
+    }
+
+    @Test("a messenger whose deliveries never overlap a send or a change makes no extras")
+    func noExtrasUntilNeeded() {
+        var state = _DeliveryState<Int>()
+        _ = state.send(0, author: author, isUnchanged: nil)
+        #expect(state._table == nil && state._extras == nil)
+
+        let first = observation()
+        state.insert(first)
+        for value in 1...3 {
+            #expect(isDelivered(state.send(value, author: author, isUnchanged: nil)))
+            #expect(finish(&state) == (nil, 0))
+            state.insert(observation())
+        }
+        #expect(state._extras == nil)
+
+        _ = state.send(4, author: author, isUnchanged: nil)
+        #expect(isQueued(state.send(5, author: author, isUnchanged: nil)))
+        #expect(state._extras != nil)
+        #expect(finish(&state) == (5, 0))
+        #expect(finish(&state) == (nil, 0))
+        withExtendedLifetime(first) {}
+    }
+
+    @Test("the core's fields, with the lock word in the state's padding, stay within 48 bytes")
+    func coreLayout() {
+        #expect(MemoryLayout<_CoreWords<Int>>.size <= 6 * MemoryLayout<Int>.size)
+        #expect(
+            MemoryLayout<_CoreWords<Int>>.offset(of: \.lock)!
+                < MemoryLayout<_CoreWords<Int>>.offset(of: \.state)! + MemoryLayout<_DeliveryState<Int>>.stride
+        )
     }
 
     @Test("removing counts the end as applied and empties the slot; compaction keeps the order")
@@ -117,15 +222,15 @@ struct DeliveryStateTests {
         var state = _DeliveryState<Int>()
         let first = observation()
         state.insert(first)
-        _ = state.send(1, author: author, checksChange: false)
-        #expect(isQueued(state.send(2, author: author, checksChange: false)))
+        _ = state.send(1, author: author, isUnchanged: nil)
+        #expect(isQueued(state.send(2, author: author, isUnchanged: nil)))
 
         let table = state.removeAll()
-        guard case .idle(let retired, let discarded) = state.finishDelivery() else {
-            Issue.record("expected .idle")
+        guard case .idleReleasing(let retired, let discarded) = state.finishDelivery() else {
+            Issue.record("expected .idleReleasing")
             return
         }
-        #expect(retired.count == 1 && retired.first === table)
+        #expect(retired === table)
         #expect(discarded.compactMap { $0?.message } == [2])
         withExtendedLifetime(first) {}
     }
@@ -135,13 +240,13 @@ struct DeliveryStateTests {
         var state = _DeliveryState<Int>()
         let first = observation()
         state.insert(first)
-        _ = state.send(0, author: author, checksChange: false)
+        _ = state.send(0, author: author, isUnchanged: nil)
         // Each delivery finishes while another message is already queued.
         for value in 1...1_000 {
-            #expect(isQueued(state.send(value, author: author, checksChange: false)))
-            #expect(finish(&state).next == UInt64(value))
+            #expect(isQueued(state.send(value, author: author, isUnchanged: nil)))
+            #expect(finish(&state).next == value)
         }
-        #expect(state._queue.count <= 130)
+        #expect((state._extras?._fields.pointee.queue.count ?? 0) <= 130)
         #expect(finish(&state).next == nil)
         withExtendedLifetime(first) {}
     }
@@ -155,7 +260,7 @@ struct DeliveryStateTests {
         #expect(table != nil)
         #expect(first._slot == -1)
         #expect(state.liveCount == 0)
-        guard case .dropped = state.send(1, author: author, checksChange: false) else {
+        guard case .dropped = state.send(1, author: author, isUnchanged: nil) else {
             Issue.record("expected .dropped")
             return
         }

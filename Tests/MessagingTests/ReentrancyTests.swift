@@ -132,6 +132,30 @@ struct ReentrancyTests {
         withExtendedLifetime((a, b)) {}
     }
 
+    @Test("a Var update queued behind a delivery is still dropped when it changes nothing, set or modified")
+    func queuedUnchangedVarUpdateIsDropped() {
+        let number = Var(0)
+        let log = EventLog()
+        let a = Spy("a")
+        let b = Spy("b")
+        a.observe(number) { update in
+            log.append("a:\(update.old)->\(update.new)")
+            guard update.old == 0 else { return }
+            // Each of these is queued behind the current delivery, with the test that drops it.
+            number.value = 1
+            number.modify { $0 += 0 }
+            number <- 1
+            number.value = 2
+        }
+        b.observe(number) { log.append("b:\($0.old)->\($0.new)") }
+
+        number.value = 1
+
+        #expect(log.entries == deliveries(["0->1", "1->2"], to: ["a", "b"]))
+        #expect(number.value == 2)
+        withExtendedLifetime((a, b)) {}
+    }
+
     /// The ways to end an observer's observations of a messenger.
     enum Removal: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case stopObservingObservable = "observer.stopObserving(messenger)"

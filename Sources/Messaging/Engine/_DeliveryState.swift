@@ -1,20 +1,24 @@
-/// A message on its way, with what delivery needs to know about it.
+import GeneralObserver
+
+/// A message waiting for the running delivery, with what delivery needs to know about it.
 @usableFromInline
 struct _Envelope<Message> {
     @usableFromInline var message: Message
     @usableFromInline var author: AnyObject
-    /// Messages are numbered when sent; an observation only receives numbers from its
-    /// `_firstSequence` on, so an observer added after a send never receives that message.
+    /// How many messages the messenger had queued before this one. An observation receives a
+    /// queued message only if it was added before the message was queued: its `_firstSequence`
+    /// (the count when it was added) is not greater.
     @usableFromInline var sequence: UInt64
-    /// Whether the core's `_isUnchanged` may drop the message, just before delivery.
-    @usableFromInline var checksChange: Bool
+    /// The sender's "unchanged" test (a variable's `old == new`), run right before delivery; the
+    /// message is dropped if it holds. `nil`: always delivered.
+    @usableFromInline var isUnchanged: ((Message) -> Bool)?
 
     @inlinable
-    init(message: Message, author: AnyObject, sequence: UInt64, checksChange: Bool) {
+    init(message: Message, author: AnyObject, sequence: UInt64, isUnchanged: ((Message) -> Bool)?) {
         self.message = message
         self.author = author
         self.sequence = sequence
-        self.checksChange = checksChange
+        self.isUnchanged = isUnchanged
     }
 }
 
@@ -35,10 +39,10 @@ struct _Delivery<Message> {
 /// The delivery table: the observations in delivery order, with `nil` holes where some ended.
 ///
 /// A delivery reads the table without retaining it, and the state never changes a table that a
-/// delivery is reading: the first change during a delivery moves that table to a retired list
-/// (which keeps it alive) and continues on a copy; the retired table is released when the
-/// delivery finishes, outside the lock. The common case, a send while nothing changes, thus costs
-/// no reference counting at all. The header is the number of slots in use.
+/// delivery is reading: the first change during a delivery retires that table (the state's extras
+/// keep it alive) and continues on a copy; the retired table is released when the delivery
+/// finishes, outside the lock. The common case, a send while nothing changes, thus costs no
+/// reference counting at all. The header is the number of slots in use.
 @usableFromInline
 final class _ObservationTable<Message>: ManagedBuffer<Int, _Observation<Message>?> {
     /// A table with room for at least `capacity` slots, none in use.
@@ -67,12 +71,56 @@ final class _ObservationTable<Message>: ManagedBuffer<Int, _Observation<Message>
     }
 }
 
-/// What the messenger does after ``_DeliveryState/send(_:author:checksChange:)``.
+/// The fields of ``_CoreExtras``, its buffer's header; guarded by the core's lock.
+@usableFromInline
+struct _CoreExtrasFields<Message> {
+    /// Queued messages; delivered ones are moved out, leaving `nil`, until the queue drains.
+    @usableFromInline var queue: [_Envelope<Message>?] = []
+    @usableFromInline var queueHead = 0
+    /// How many messages were ever queued: the `sequence` of the next one.
+    @usableFromInline var queuedCount: UInt64 = 0
+    /// The table the running delivery reads, once a change made during that delivery retired it;
+    /// released when the delivery finishes. At most one: after the first change, the current
+    /// table is one that no delivery reads, so later changes are made in place.
+    @usableFromInline var retired: _ObservationTable<Message>?
+    /// The messenger's relationship ledger, made when first asked for. The state machine never
+    /// touches it; it lives here because most messengers never need one.
+    @usableFromInline var ledger: SubscriptionLedger?
+
+    @inlinable
+    init() {}
+}
+
+/// The parts of a messenger's state that most messengers never need, made on first need: the
+/// queue of a messenger that received a message while delivering, the table retired by a change
+/// made during a delivery, and the ledger.
+///
+/// A messenger whose deliveries never overlap a send or a change, and whose ledger nobody asked
+/// for, thus pays for none of them. Once made, the extras stay for the messenger's life, so that the queue
+/// keeps its capacity and `queuedCount` only grows. One allocation: the fields are the buffer's
+/// header.
+@usableFromInline
+final class _CoreExtras<Message>: ManagedBuffer<_CoreExtrasFields<Message>, Void> {
+    // Shared between threads although `ManagedBuffer` is not `Sendable`: only ever accessed under
+    // the lock of the core whose state holds it.
+
+    @inlinable
+    static func make() -> _CoreExtras<Message> {
+        unsafeDowncast(create(minimumCapacity: 0) { _ in _CoreExtrasFields() }, to: _CoreExtras<Message>.self)
+    }
+
+    @inlinable
+    final var _fields: UnsafeMutablePointer<_CoreExtrasFields<Message>> {
+        withUnsafeMutablePointerToHeader { $0 }
+    }
+}
+
+/// What the messenger does after ``_DeliveryState/send(_:author:isUnchanged:)``.
 @usableFromInline
 enum _SendAction<Message> {
-    /// Deliver the message now, to this table (read unretained: the state keeps it alive and
-    /// unchanged until ``_DeliveryState/finishDelivery()``).
-    case deliver(table: Unmanaged<_ObservationTable<Message>>, sequence: UInt64)
+    /// Deliver the message now to every observation in this table (read unretained: the state
+    /// keeps it alive and unchanged until ``_DeliveryState/finishDelivery()``).
+    case deliver(table: Unmanaged<_ObservationTable<Message>>)
     /// A delivery is running; it will deliver the message, in order.
     case queued
     /// Nobody has ever observed the messenger: there is nobody to deliver to, now or later.
@@ -82,11 +130,14 @@ enum _SendAction<Message> {
 /// What the messenger does after ``_DeliveryState/finishDelivery()``.
 @usableFromInline
 enum _FinishAction<Message> {
-    /// Deliver the next queued message; release the retired tables after unlocking.
-    case deliverNext(_Delivery<Message>, retired: [_ObservationTable<Message>])
-    /// The messenger is idle; release the retired tables, and any queued messages that could not
-    /// be delivered because the messenger died meanwhile, after unlocking.
-    case idle(retired: [_ObservationTable<Message>], discarded: [_Envelope<Message>?] = [])
+    /// Deliver the next queued message; release the retired table, if any, after unlocking.
+    case deliverNext(_Delivery<Message>, retired: _ObservationTable<Message>?)
+    /// The messenger is idle, and nothing left the state: the common case, which carries nothing
+    /// to release.
+    case idle
+    /// The messenger is idle; release the retired table, if any, and any queued messages that
+    /// could not be delivered because the messenger died meanwhile, after unlocking.
+    case idleReleasing(retired: _ObservationTable<Message>?, discarded: [_Envelope<Message>?])
 }
 
 /// Where a messenger is: states that exclude each other.
@@ -96,7 +147,8 @@ enum _DeliveryPhase {
     case idle
     /// A delivery runs and reads the current table, which must therefore not change in place.
     case deliveringFromTable
-    /// A delivery runs and reads a table that was retired meanwhile; the current one is its own.
+    /// A delivery runs and reads a table that was retired meanwhile (the extras' `retired`); the
+    /// current one is its own.
     case deliveringFromRetiredTable
 }
 
@@ -111,6 +163,9 @@ enum _DeliveryPhase {
 ///
 /// No method releases the last reference to an observation or a message: whatever leaves the
 /// state is returned, so that its `deinit` runs after the caller has unlocked.
+///
+/// Only what every send needs lives here, in the core's own allocation; the rest waits in
+/// ``_CoreExtras`` until first needed.
 @usableFromInline
 struct _DeliveryState<Message> {
     /// `nil` until the first observation: a messenger nobody observes allocates no table.
@@ -121,74 +176,120 @@ struct _DeliveryState<Message> {
         get { _table.unsafelyUnwrapped }
         set { _table = newValue }
     }
-    /// For a variable's messenger, see `_MessengerCore._isUnchanged`. Set once, at creation.
-    @usableFromInline var isUnchanged: ((Message) -> Bool)?
-    @usableFromInline var phase = _DeliveryPhase.idle
-    /// Tables that deliveries were reading when the state moved on; released after the delivery.
-    @usableFromInline var retiredTables: [_ObservationTable<Message>] = []
+    /// `nil` until first needed: see ``_CoreExtras``.
+    @usableFromInline var _extras: _CoreExtras<Message>?
     @usableFromInline var liveCount = 0
     /// How many ended observations have been taken out of the table (or were never put in). When
     /// it equals the core's `_endsStarted`, no ended observation is left in the table.
     @usableFromInline var endsApplied = 0
-    @usableFromInline var _nextSequence: UInt64 = 0
-    /// Queued messages; delivered ones are moved out, leaving `nil`, until the queue drains.
-    @usableFromInline var _queue: [_Envelope<Message>?] = []
-    @usableFromInline var _queueHead = 0
+    /// Last, so that the core can put its lock word in the padding after it.
+    @usableFromInline var phase = _DeliveryPhase.idle
 
     @inlinable
     init() {}
 
-    /// Numbers the message, and either starts delivering it, queues it, or drops it.
+    /// The extras, made if they do not exist yet.
+    @inlinable
+    mutating func _madeExtras() -> UnsafeMutablePointer<_CoreExtrasFields<Message>> {
+        if let extras = _extras { return extras._fields }
+        let extras = _CoreExtras<Message>.make()
+        _extras = extras
+        return extras._fields
+    }
+
+    /// How many messages were ever queued: the sequence number of the next queued message.
+    @inlinable
+    var _queuedCount: UInt64 { _extras?._fields.pointee.queuedCount ?? 0 }
+
+    /// Starts delivering the message, queues it, or drops it.
     ///
-    /// Only a queued message is stored, so the common case copies and retains nothing.
+    /// A message delivered at once needs no number: it goes to the table as it is now, which holds
+    /// exactly the observations added before it. Only a queued message is numbered and stored, so
+    /// the common case copies and retains nothing.
     ///
+    /// - Parameter isUnchanged: Stored with a queued message, to be run right before its delivery.
     /// - Complexity: O(1) amortized.
     @inlinable
-    mutating func send(_ message: Message, author: AnyObject, checksChange: Bool) -> _SendAction<Message> {
-        let sequence = _nextSequence
-        _nextSequence &+= 1
+    mutating func send(
+        _ message: Message,
+        author: AnyObject,
+        isUnchanged: ((Message) -> Bool)?
+    ) -> _SendAction<Message> {
         guard let table = _table else { return .dropped }
         guard case .idle = phase else {
-            _queue.append(
-                _Envelope(message: message, author: author, sequence: sequence, checksChange: checksChange)
-            )
+            _enqueue(message, author: author, isUnchanged: isUnchanged)
             return .queued
         }
         phase = .deliveringFromTable
-        return .deliver(table: Unmanaged.passUnretained(table), sequence: sequence)
+        return .deliver(table: Unmanaged.passUnretained(table))
+    }
+
+    /// Queues a message behind the running delivery. Kept out of line, so that the common case of
+    /// ``send(_:author:isUnchanged:)`` stays small enough to inline.
+    @inlinable @inline(never)
+    mutating func _enqueue(_ message: Message, author: AnyObject, isUnchanged: ((Message) -> Bool)?) {
+        let extras = _madeExtras()
+        extras.pointee.queue.append(
+            _Envelope(message: message, author: author, sequence: extras.pointee.queuedCount, isUnchanged: isUnchanged)
+        )
+        extras.pointee.queuedCount &+= 1
     }
 
     /// Called when a delivery finished: hands out the next queued message, or makes the messenger
-    /// idle; either way with the tables retired during the delivery, for release after unlocking.
+    /// idle; either way with the table retired during the delivery, if any, for release after
+    /// unlocking.
     ///
     /// - Complexity: O(1) amortized.
     @inlinable
     mutating func finishDelivery() -> _FinishAction<Message> {
-        var retired: [_ObservationTable<Message>] = []
-        swap(&retired, &retiredTables)
-        guard _queueHead < _queue.count, _table != nil else {
+        if let extras = _extras?._fields, extras.pointee.retired != nil || !extras.pointee.queue.isEmpty {
+            return _finishDelivery(extras)
+        }
+        // Nothing was queued or retired since the queue last ran empty: the common case.
+        phase = .idle
+        return .idle
+    }
+
+    /// ``finishDelivery()`` when a table was retired or the queue is not empty (it may hold only
+    /// the `nil`s of delivered messages, and is emptied here once the last one is delivered).
+    @inlinable @inline(never)
+    mutating func _finishDelivery(
+        _ extras: UnsafeMutablePointer<_CoreExtrasFields<Message>>
+    ) -> _FinishAction<Message> {
+        let retired = extras.pointee.retired.take()
+        guard extras.pointee.queueHead < extras.pointee.queue.count, let table = _table else {
             phase = .idle
             var discarded: [_Envelope<Message>?] = []
-            if _queueHead < _queue.count {
+            if extras.pointee.queueHead < extras.pointee.queue.count {
                 // The messenger died during the delivery: nobody is left to deliver to.
-                swap(&discarded, &_queue)
-            } else if !_queue.isEmpty {
+                swap(&discarded, &extras.pointee.queue)
+            } else if !extras.pointee.queue.isEmpty {
                 // Every element was moved out already: this frees only the buffer.
-                _queue.removeAll(keepingCapacity: _queue.count <= 64)
+                extras.pointee.queue.removeAll(keepingCapacity: extras.pointee.queue.count <= 64)
             }
-            _queueHead = 0
-            return .idle(retired: retired, discarded: discarded)
+            extras.pointee.queueHead = 0
+            return .idleReleasing(retired: retired, discarded: discarded)
         }
-        let envelope = _queue[_queueHead].take().unsafelyUnwrapped
-        _queueHead += 1
-        if _queueHead > 64, _queueHead * 2 > _queue.count {
+        let envelope = extras.pointee.queue[extras.pointee.queueHead].take().unsafelyUnwrapped
+        extras.pointee.queueHead += 1
+        if extras.pointee.queueHead > 64, extras.pointee.queueHead * 2 > extras.pointee.queue.count {
             // Under sustained sending the queue may never run empty: drop the delivered prefix,
             // which holds only `nil`s, so that it does not grow for as long as the senders go on.
-            _queue.removeFirst(_queueHead)
-            _queueHead = 0
+            extras.pointee.queue.removeFirst(extras.pointee.queueHead)
+            extras.pointee.queueHead = 0
         }
         phase = .deliveringFromTable
         return .deliverNext(_Delivery(envelope: envelope, table: Unmanaged.passUnretained(table)), retired: retired)
+    }
+
+    /// Keeps `table`, which the running delivery reads, alive until that delivery finishes.
+    @inlinable
+    mutating func _retire(_ table: _ObservationTable<Message>) {
+        let extras = _madeExtras()
+        // Only a delivery that reads the current table retires it, once: nothing is replaced here.
+        assert(extras.pointee.retired == nil)
+        extras.pointee.retired = table
+        phase = .deliveringFromRetiredTable
     }
 
     /// Makes `table` safe to change: if a delivery is reading it, retires it and continues on a
@@ -197,9 +298,8 @@ struct _DeliveryState<Message> {
     mutating func _prepareToChange(capacity: Int) {
         if case .deliveringFromTable = phase {
             let copy = table.copy(capacity: capacity)
-            retiredTables.append(table)
+            _retire(table)
             table = copy
-            phase = .deliveringFromRetiredTable
         } else if table.capacity < capacity {
             let grown = _ObservationTable<Message>.make(capacity: Swift.max(capacity, table.capacity * 2))
             table.withUnsafeMutablePointers { count, slots in
@@ -221,7 +321,7 @@ struct _DeliveryState<Message> {
     mutating func insert(_ observation: _Observation<Message>) {
         if _table == nil { _table = .make(capacity: 4) }
         _prepareToChange(capacity: table.header + 1)
-        observation._firstSequence = _nextSequence
+        observation._firstSequence = _queuedCount
         table.withUnsafeMutablePointers { count, slots in
             observation._slot = count.pointee
             (slots + count.pointee).initialize(to: observation)
@@ -252,7 +352,8 @@ struct _DeliveryState<Message> {
         if table.header > 32, liveCount * 2 < table.header { _compact() }
     }
 
-    /// Empties the table and returns it, for release outside the lock.
+    /// Empties the table and returns it, for release outside the lock. Messages still queued stay
+    /// until the running delivery finishes, which discards them.
     @inlinable
     mutating func removeAll() -> _ObservationTable<Message>? {
         var removed: _ObservationTable<Message>?
@@ -260,8 +361,7 @@ struct _DeliveryState<Message> {
         liveCount = 0
         if case .deliveringFromTable = phase, let removed {
             // A delivery still reads it: it stays alive until that delivery finishes.
-            retiredTables.append(removed)
-            phase = .deliveringFromRetiredTable
+            _retire(removed)
         }
         removed?.withUnsafeMutablePointers { count, slots in
             for index in 0..<count.pointee { slots[index]?._slot = -1 }

@@ -1,132 +1,108 @@
+import GeneralObserver
 import _MessagingShims
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
-/// The words of a messenger core that need a fixed address: its mutex, the atomic count of ended
-/// observations, and the ledger, made on first use.
+/// The fields of a messenger core, its buffer's header, whose address never moves: the delivery
+/// state, the lock word, and the atomic count of ended observations.
+///
+/// Laid out for size: the state ends with its one-byte phase, and the four-byte lock word fills the
+/// padding after it, so the core is 64 bytes with its object header on 64-bit systems.
 @usableFromInline
-struct _CoreWords {
-    /// First, so that the words' address is the mutex's.
-    @usableFromInline var mutex = pthread_mutex_t()
+struct _CoreWords<Message> {
+    /// Guarded by `lock`.
+    @usableFromInline var state = _DeliveryState<Message>()
+    @usableFromInline var lock = _messaging_lock_t()
     /// How many observations have ended (atomic; see `_Observation._deactivate()`).
     ///
     /// A delivery compares it with the state's `endsApplied` when it takes its snapshot: if they
     /// are equal, no observation in the snapshot had ended then, and while the counter keeps that
     /// value none has ended since, so the loop can skip reading each observation's flag.
     @usableFromInline var endsStarted = 0
-    /// The messenger's relationship ledger, made when first asked for; guarded by the mutex.
-    @usableFromInline var ledger: SubscriptionLedger?
 
     @inlinable
     init() {}
+
+    /// The messenger's relationship ledger, if it was made (it lives in the state's extras);
+    /// read it under `lock`.
+    @inlinable
+    var ledger: SubscriptionLedger? { state._extras?._fields.pointee.ledger }
 }
 
 /// The delivery engine of one ``Messenger``: its lock, its state, and the loop that calls handlers.
 ///
-/// One allocation: the delivery state is the buffer's header, and the mutex, the ends counter and
-/// the ledger are its one element, whose address never moves.
+/// One allocation, with the lock word inside (see ``_CoreWords``); what only a busy or a related
+/// messenger needs is made later (``_CoreExtras``), and the delivery table on the first observation.
 ///
 /// It is a separate object so that observations can point back to it strongly: an object that is
 /// ever referenced weakly pays for every retain and release through a side table, several times
 /// the normal cost, and the messenger itself is referenced weakly by the relationship ledgers. The
 /// core and its observations reference each other; the messenger breaks that cycle when it dies.
 ///
-/// Every state change happens in ``_DeliveryState`` under the mutex; handlers run after unlocking.
+/// Every state change happens in ``_DeliveryState`` under the lock; handlers run after unlocking.
 @usableFromInline
-final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _CoreWords> {
-    // Shared between threads although `ManagedBuffer` is not `Sendable`: the header and `ledger`
-    // are only accessed under the mutex, `endsStarted` atomically, `_isUnchanged` only read after
-    // it is set at creation. The types that hold a core say so where they are `@unchecked Sendable`.
+final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
+    // Shared between threads although `ManagedBuffer` is not `Sendable`: the state (and the
+    // extras and ledger it holds) is only accessed under the lock, `endsStarted` atomically, the
+    // lock word by the lock's own atomic operations. The types that hold a core say so where they
+    // are `@unchecked Sendable`.
 
-    /// For a variable's messenger: whether an update changes nothing (`old == new`), so that it is
-    /// dropped. Set once, before the messenger is shared; evaluated outside the lock, right before
-    /// delivery, for the messages sent with `checksChange`.
-    @usableFromInline var _isUnchanged: ((Message) -> Bool)? {
-        get { _state.pointee.isUnchanged }
-        set { _state.pointee.isUnchanged = newValue }
-    }
-
-    /// Makes a core with no observations and no delivery table yet.
+    /// Makes a core with no observations, no delivery table and no extras yet.
     @usableFromInline
     static func make() -> _MessengerCore<Message> {
-        let core = unsafeDowncast(
-            create(minimumCapacity: 1) { _ in _DeliveryState() },
-            to: _MessengerCore<Message>.self
-        )
-        core.withUnsafeMutablePointerToElements { words in
-            words.initialize(to: _CoreWords())
-            pthread_mutex_init(UnsafeMutableRawPointer(words).assumingMemoryBound(to: pthread_mutex_t.self), nil)
-        }
-        return core
+        unsafeDowncast(create(minimumCapacity: 0) { _ in _CoreWords() }, to: _MessengerCore<Message>.self)
     }
 
-    deinit {
-        withUnsafeMutablePointerToElements { words in
-            pthread_mutex_destroy(UnsafeMutableRawPointer(words).assumingMemoryBound(to: pthread_mutex_t.self))
-            words.deinitialize(count: 1)
-        }
+    @inlinable
+    final var _words: UnsafeMutablePointer<_CoreWords<Message>> {
+        withUnsafeMutablePointerToHeader { $0 }
     }
 
     /// The delivery state; access it under the lock only.
     @inlinable
     final var _state: UnsafeMutablePointer<_DeliveryState<Message>> {
-        withUnsafeMutablePointerToHeader { $0 }
+        (UnsafeMutableRawPointer(_words) + MemoryLayout<_CoreWords<Message>>.offset(of: \.state)!)
+            .assumingMemoryBound(to: _DeliveryState<Message>.self)
     }
 
     @inlinable
-    final var _words: UnsafeMutablePointer<_CoreWords> {
-        withUnsafeMutablePointerToElements { $0 }
-    }
-
-    @inlinable
-    final var _mutex: UnsafeMutablePointer<pthread_mutex_t> {
-        UnsafeMutableRawPointer(_words).assumingMemoryBound(to: pthread_mutex_t.self)
+    final var _lockWord: UnsafeMutablePointer<_messaging_lock_t> {
+        (UnsafeMutableRawPointer(_words) + MemoryLayout<_CoreWords<Message>>.offset(of: \.lock)!)
+            .assumingMemoryBound(to: _messaging_lock_t.self)
     }
 
     /// The atomic count of ended observations.
     @inlinable
     final var _endsStarted: UnsafeMutablePointer<Int> {
-        (UnsafeMutableRawPointer(_words) + MemoryLayout<_CoreWords>.offset(of: \_CoreWords.endsStarted)!)
+        (UnsafeMutableRawPointer(_words) + MemoryLayout<_CoreWords<Message>>.offset(of: \.endsStarted)!)
             .assumingMemoryBound(to: Int.self)
     }
 
     @inlinable @inline(__always)
-    final func _lock() { pthread_mutex_lock(_mutex) }
+    final func _lock() { _messaging_lock_lock(_lockWord) }
 
     @inlinable @inline(__always)
-    final func _unlock() { pthread_mutex_unlock(_mutex) }
+    final func _unlock() { _messaging_lock_unlock(_lockWord) }
 
     @inlinable @inline(__always)
     final func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(_mutex)
-        defer { pthread_mutex_unlock(_mutex) }
+        _messaging_lock_lock(_lockWord)
+        defer { _messaging_lock_unlock(_lockWord) }
         return try body()
     }
 
     /// The messenger's ledger, made on first use.
     final var ledger: SubscriptionLedger {
         withLock {
-            if let ledger = _words.pointee.ledger { return ledger }
+            let extras = _state.pointee._madeExtras()
+            if let ledger = extras.pointee.ledger { return ledger }
             let ledger = SubscriptionLedger()
-            _words.pointee.ledger = ledger
+            extras.pointee.ledger = ledger
             return ledger
         }
     }
 
     /// Takes the ledger out, for release outside the lock when the messenger dies.
     final func takeLedger() -> SubscriptionLedger? {
-        withLock {
-            defer { _words.pointee.ledger = nil }
-            return _words.pointee.ledger
-        }
+        withLock { _state.pointee._extras?._fields.pointee.ledger.take() }
     }
 
     /// The value of `_endsStarted` under which no flag needs reading, or -1 if every flag must be
@@ -145,7 +121,8 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
     /// Sends `message`: delivers it now, or queues it behind a running delivery.
     ///
     /// - Parameters:
-    ///   - checksChange: Whether `_isUnchanged` may drop the message, right before delivery.
+    ///   - checksChange: Must be `false`: only a message sent with an "unchanged" test
+    ///     (``sendChange(author:checksChange:isolation:isUnchanged:_:)``) can be dropped.
     ///   - isolation: The actor of the sender; handlers isolated to it run synchronously.
     /// - Complexity: O(*n*) for *n* observations; O(1) when the message is queued.
     @inlinable
@@ -155,14 +132,15 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
         checksChange: Bool,
         isolation: (any Actor)?
     ) {
-        sendChange(author: author, checksChange: checksChange, isolation: isolation) { message }
+        assert(!checksChange, "a message without an unchanged test cannot be checked for a change")
+        sendChange(author: author, checksChange: false, isolation: isolation, isUnchanged: nil) { message }
     }
 
     /// Makes a message from state that `produce` changes under the lock, and sends it.
     ///
-    /// The change and the numbering of the message are one atomic step, so messages describing
-    /// successive changes go out in the order of the changes, whichever threads make them.
-    /// `produce` is library code that only moves values; it must not call out to user code.
+    /// - Parameters:
+    ///   - checksChange: Must be `false`; see ``send(_:author:checksChange:isolation:)``.
+    ///   - isolation: The actor of the sender; handlers isolated to it run synchronously.
     @inlinable
     final func sendChange(
         author: AnyObject,
@@ -170,12 +148,27 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
         isolation: (any Actor)?,
         _ produce: () -> Message
     ) {
-        sendChange(author: author, checksChange: checksChange, isolation: isolation, isUnchanged: nil, produce)
+        assert(!checksChange, "a message without an unchanged test cannot be checked for a change")
+        sendChange(author: author, checksChange: false, isolation: isolation, isUnchanged: nil, produce)
     }
 
-    /// ``sendChange(author:checksChange:isolation:_:)`` with the "unchanged" test at hand, so that
-    /// a message delivered at once is tested by the caller's specialised code rather than by the
-    /// stored `_isUnchanged` (a queued message is tested with that one, by whoever delivers it).
+    /// Makes a message from state that `produce` changes under the lock, and sends it, unless
+    /// `checksChange` and `isUnchanged` says the message changes nothing.
+    ///
+    /// The change and the ordering of the message are one atomic step, so messages describing
+    /// successive changes go out in the order of the changes, whichever threads make them.
+    /// `produce` is library code that only moves values; it must not call out to user code.
+    ///
+    /// The "unchanged" test runs outside the lock, right before delivery: here, in the caller's
+    /// specialised code, for a message delivered at once; for a queued message, by whichever thread
+    /// delivers it, from the copy stored with the message.
+    ///
+    /// - Parameters:
+    ///   - checksChange: Whether `isUnchanged` may drop the message.
+    ///   - isolation: The actor of the sender; handlers isolated to it run synchronously.
+    ///   - isUnchanged: A variable's `old == new`; a function without captures, so storing it
+    ///     with a queued message allocates nothing.
+    /// - Complexity: O(*n*) for *n* observations; O(1) when the message is queued.
     @inlinable
     final func sendChange(
         author: AnyObject,
@@ -184,15 +177,16 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
         isUnchanged: ((Message) -> Bool)?,
         _ produce: () -> Message
     ) {
+        let test = checksChange ? isUnchanged : nil
         _lock()
         let message = produce()
-        let action = _state.pointee.send(message, author: author, checksChange: checksChange)
+        let action = _state.pointee.send(message, author: author, isUnchanged: test)
         let baseline = _cleanEndsBaseline()
         _unlock()
-        guard case .deliver(let table, let sequence) = action else { return }
-        let unchanged = checksChange && ((isUnchanged ?? _isUnchanged)?(message) ?? false)
-        if !unchanged {
-            _deliver(message, author: author, sequence: sequence, to: table, baseline, isolation)
+        guard case .deliver(let table) = action else { return }
+        if !(test?(message) ?? false) {
+            // Delivered at once, to the table as it is: every observation in it came before.
+            _deliver(message, author: author, sequence: .max, to: table, baseline, isolation)
         }
         _drainQueue(isolation: isolation)
     }
@@ -205,9 +199,11 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
             let action = _state.pointee.finishDelivery()
             let baseline = _cleanEndsBaseline()
             _unlock()
-            // Tables retired during the delivery are released here, outside the lock.
+            // A table retired during the delivery is released here, outside the lock.
             switch consume action {
-            case .idle(let retired, let discarded):
+            case .idle:
+                return
+            case .idleReleasing(let retired, let discarded):
                 _ = consume retired
                 _ = consume discarded
                 return
@@ -227,7 +223,7 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
         isolation: (any Actor)?
     ) {
         let envelope = delivery.envelope
-        if envelope.checksChange, _isUnchanged?(envelope.message) ?? false { return }
+        if let isUnchanged = envelope.isUnchanged, isUnchanged(envelope.message) { return }
         _deliver(
             envelope.message,
             author: envelope.author,
@@ -304,6 +300,12 @@ final class _MessengerCore<Message>: ManagedBuffer<_DeliveryState<Message>, _Cor
 
     /// Empties the delivery table; the result is released by the caller, outside the lock.
     func removeAll() -> _ObservationTable<Message>? {
-        withLock { _state.pointee.removeAll() }
+        // A messenger's `deinit` runs this unspecialised, where generic code looks up type
+        // metadata at run time; a messenger that was never observed skips all of it (`withLock`
+        // included, generic over its result).
+        _lock()
+        defer { _unlock() }
+        guard _state.pointee._table != nil else { return nil }
+        return _state.pointee.removeAll()
     }
 }

@@ -45,7 +45,6 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// - Parameter value: The initial value. Creating a variable sends nothing.
     public init(_ value: Value) {
         _storage = value
-        messenger._core._isUnchanged = { $0.old == $0.new }
     }
 
     /// The current value. Setting a different value sends `Update(old, new)`, authored by the
@@ -107,8 +106,8 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// - Important: `body` runs while the variable's lock is held, so every other reader and writer
     ///   of this variable waits for it. Keep it short, and let it only compute with the value it is
     ///   given: it must not read or write any `Var`, send or observe through any messenger, or call
-    ///   code that might. Touching this variable from `body` deadlocks (debug builds stop with a
-    ///   lock error instead).
+    ///   code that might. Touching this variable from `body` deadlocks (on Apple platforms the lock
+    ///   stops the program instead).
     ///
     /// If `body` throws, the value stays as it was, even if `body` changed it before throwing,
     /// nothing is sent, and `modify` throws the error.
@@ -140,19 +139,25 @@ public final class Var<Value: Equatable>: ObservableSource {
         var outcome: Swift.Result<Result, Failure>?
         // What `body` left in the value when it threw: released after unlocking, like the rest.
         var abandoned: Value?
-        messenger._core.sendChange(author: self, checksChange: true, isolation: isolation) {
-            let old = self._storage
-            var new = old
-            do throws(Failure) {
-                outcome = .success(try body(&new))
-            } catch {
-                outcome = .failure(error)
-                abandoned = consume new
-                return Update(old, old)
+        messenger._core.sendChange(
+            author: self,
+            checksChange: true,
+            isolation: isolation,
+            isUnchanged: { $0.old == $0.new },
+            {
+                let old = self._storage
+                var new = old
+                do throws(Failure) {
+                    outcome = .success(try body(&new))
+                } catch {
+                    outcome = .failure(error)
+                    abandoned = consume new
+                    return Update(old, old)
+                }
+                self._storage = new
+                return Update(old, new)
             }
-            self._storage = new
-            return Update(old, new)
-        }
+        )
         _ = consume abandoned
         // `produce` ran exactly once, before `sendChange` returned.
         return try outcome!.get()
