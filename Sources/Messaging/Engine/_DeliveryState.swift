@@ -215,7 +215,9 @@ struct _DeliveryState<Message> {
         author: AnyObject,
         isUnchanged: ((Message) -> Bool)?
     ) -> _SendAction<Message> {
-        guard let table = _table else { return .dropped }
+        // No reference to the table is held across `_enqueue`, which would have to retain it:
+        // that write would bounce the table's first cache line away from the thread delivering.
+        guard _table != nil else { return .dropped }
         guard case .idle = phase else {
             _enqueue(message, author: author, isUnchanged: isUnchanged)
             return .queued
