@@ -13,8 +13,9 @@
 /// counts in ``Messenger/observationCount``, and ``ObservableSource/stopBeingObserved()`` ends it.
 public final class ObservationToken: @unchecked Sendable {
     // Immutable; the observation it points to keeps its state atomic or under its messenger's lock.
-    let _observation: any _ObservationHandle
+    @usableFromInline let _observation: any _ObservationHandle
 
+    @usableFromInline
     init(_ observation: any _ObservationHandle) {
         _observation = observation
     }
@@ -48,10 +49,10 @@ extension ObservableSource {
     /// - Returns: The token that owns the observation. Keep it (for instance in an
     ///   ``ObservationBag``): releasing it ends the observation.
     /// - Complexity: O(1) amortized.
+    @inlinable
     public func subscribe(_ receive: @escaping @Sendable (Message) -> Void) -> ObservationToken {
         let messenger = messenger
-        let observation = _Observation.make(
-            observer: nil, messenger: messenger, target: nil, handler: .message(receive))
+        let observation = _Observation.makeToken(core: messenger._core, handler: .message(receive))
         messenger._core.insert(observation)
         return ObservationToken(observation)
     }

@@ -275,7 +275,8 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
     // MARK: Observations
 
     /// Adds an observation unless it already ended (a concurrent `stopObserving` may win the race).
-    func insert(_ observation: _Observation<Message>) {
+    @inlinable
+    final func insert(_ observation: _Observation<Message>) {
         withLock {
             if observation._isActive { _state.pointee.insert(observation) }
         }

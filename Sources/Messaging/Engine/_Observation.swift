@@ -1,6 +1,7 @@
 import _MessagingShims
 
 /// What a receiver or a token needs of an observation, whatever its message type.
+@usableFromInline
 protocol _ObservationHandle: AnyObject {
     /// Whether the observation is still active (an atomic read).
     var _isActive: Bool { get }
@@ -42,6 +43,21 @@ struct _ObservationFields<Message> {
     /// Whether an ``ObservationToken`` owns it (and no observer). Last, beside the handler's tag
     /// byte, where it costs no padding.
     @usableFromInline let isToken: Bool
+
+    @inlinable
+    init(
+        observer: AnyObject?,
+        target: _ActorQueue?,
+        core: _MessengerCore<Message>,
+        handler: _Handler<Message>,
+        isToken: Bool
+    ) {
+        self.observer = observer
+        self.target = target
+        self.core = core
+        self.handler = handler
+        self.isToken = isToken
+    }
 }
 
 /// One observation: one handler registered on one messenger, by a receiver or a token.
@@ -77,6 +93,21 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
                     handler: handler,
                     isToken: observer == nil
                 )
+            },
+            to: _Observation<Message>.self
+        )
+        observation.withUnsafeMutablePointerToElements { $0.initialize(to: 1) }
+        return observation
+    }
+
+    /// A token's observation: no observer, handlers on the delivering thread. Inlinable, so that a
+    /// client's `subscribe` is specialized and finds the observation's type without a run-time
+    /// lookup.
+    @inlinable
+    static func makeToken(core: _MessengerCore<Message>, handler: _Handler<Message>) -> _Observation<Message> {
+        let observation = unsafeDowncast(
+            create(minimumCapacity: 1) { _ in
+                _ObservationFields(observer: nil, target: nil, core: core, handler: handler, isToken: true)
             },
             to: _Observation<Message>.self
         )
@@ -128,6 +159,7 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
         return true
     }
 
+    @usableFromInline
     func _detachFromMessenger() {
         _core.remove(self)
     }
