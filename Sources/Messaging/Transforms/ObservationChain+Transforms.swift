@@ -4,7 +4,7 @@
 // Two types rather than two constrained extensions of one: overloads that differ in a `Sendable`
 // constraint on the message would be ambiguous in a chain.
 //
-// Generated from one table; keep both forms in step.
+// The two extensions mirror each other stage for stage: change both together.
 
 extension ObservationChain {
     /// Transforms each message.
