@@ -246,6 +246,10 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     /// - Complexity: O(*n*); called when the table has doubled, so amortized O(1) per addition.
     private func _sweepEndedEntries() -> [_ObservedSource] {
         var ended: [_ObservedSource] = []
+        if let first = _first, !first.containsActive {
+            ended.append(first)
+            _first = nil
+        }
         for (key, entry) in _more where !entry.containsActive {
             ended.append(entry)
             _more[key] = nil
