@@ -207,6 +207,13 @@ struct IsolationTests {
         #expect(await tally?.values == [1])
 
         tally = nil
+        // The task that ran the delivery on the actor resumes the wait above from inside its run,
+        // and lets go of the actor only when it finishes, a moment later: wait for that, bounded.
+        var waited = 0
+        while weakTally != nil, waited < 5_000 {
+            try? await Task.sleep(for: .milliseconds(1))
+            waited += 1
+        }
         #expect(weakTally == nil)
         #expect(messenger.observationCount == 0)
         messenger.send(2)
