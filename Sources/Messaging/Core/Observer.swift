@@ -198,7 +198,8 @@ extension Observer {
     func _observe<Source: ObservableSource>(
         _ observable: Source,
         target: _ActorQueue?,
-        _ handler: _Handler<Source.Message>
+        _ handler: _Handler<Source.Message>,
+        replay: _Replay<Source.Message>? = nil
     ) {
         // The getter is read once: the observation, the receiver's table and the core's table
         // must all name the same messenger.
@@ -207,7 +208,8 @@ extension Observer {
         // A pair already subscribed by `subscribe(_:)` is not subscribed again. Without a ledger,
         // nothing was ever recorded.
         let isRecorded = _ledgerIfMade.map { $0.containsSubscription(observable.uuid) } ?? false
-        receiver._add(observation, of: observable, messenger: messenger, by: self, alreadySubscribed: isRecorded)
+        receiver._add(
+            observation, of: observable, messenger: messenger, by: self, alreadySubscribed: isRecorded, replay: replay)
     }
 }
 

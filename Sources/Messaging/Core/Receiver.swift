@@ -75,7 +75,8 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         of source: Source,
         messenger: Messenger<Source.Message>,
         by observer: some Observer,
-        alreadySubscribed: Bool
+        alreadySubscribed: Bool,
+        replay: _Replay<Source.Message>? = nil
     ) {
         let key = ObjectIdentifier(messenger)
         let (decision, released) = _lock.withLock { () -> (_ChangeDecision, [_ObservedSource]) in
@@ -101,7 +102,12 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
                 : .nothing
             return (decision, released)
         }
-        messenger._core.insert(observation)
+        if let replay {
+            messenger._core.insertReplaying(
+                observation, latest: replay.latest, author: replay.author, isolation: replay.isolation)
+        } else {
+            messenger._core.insert(observation)
+        }
         _ = consume released  // released here, outside the lock
         _run(decision)
     }

@@ -12,13 +12,22 @@ struct _Envelope<Message> {
     /// The sender's "unchanged" test (a variable's `old == new`), run right before delivery; the
     /// message is dropped if it holds. `nil`: always delivered.
     @usableFromInline var isUnchanged: ((Message) -> Bool)?
+    /// The one observation a replayed message goes to; `nil` for a message sent to all.
+    @usableFromInline var recipient: _Observation<Message>?
 
     @inlinable
-    init(message: Message, author: AnyObject, sequence: UInt64, isUnchanged: ((Message) -> Bool)?) {
+    init(
+        message: Message,
+        author: AnyObject,
+        sequence: UInt64,
+        isUnchanged: ((Message) -> Bool)?,
+        recipient: _Observation<Message>? = nil
+    ) {
         self.message = message
         self.author = author
         self.sequence = sequence
         self.isUnchanged = isUnchanged
+        self.recipient = recipient
     }
 }
 
@@ -125,6 +134,16 @@ enum _SendAction<Message> {
     case queued
     /// Nobody has ever observed the messenger: there is nobody to deliver to, now or later.
     case dropped
+}
+
+/// What the messenger does after ``_DeliveryState/insertReplaying(_:latest:author:)``.
+@usableFromInline
+enum _ReplayAction<Message> {
+    /// The messenger was idle and now counts as delivering: deliver the latest message to the new
+    /// observation, then finish the delivery as after a send.
+    case deliver(Message)
+    /// A delivery is running; it will deliver the latest message to the new observation, first.
+    case queued
 }
 
 /// What the messenger does after ``_DeliveryState/finishDelivery()``.
@@ -330,6 +349,39 @@ struct _DeliveryState<Message> {
             count.pointee += 1
         }
         liveCount += 1
+    }
+
+    /// Adds an observation that receives `latest` first, then every message sent after it was
+    /// added: one atomic step, so nothing sent meanwhile is missed or received twice.
+    ///
+    /// If no delivery runs, the caller becomes the delivering thread: no other message can reach
+    /// the observation before the caller has delivered `latest` to it. Otherwise `latest` is queued
+    /// for this observation alone, ahead of every message sent after it.
+    ///
+    /// - Complexity: O(1) amortized (O(*n*) once if a delivery is reading the table).
+    mutating func insertReplaying(
+        _ observation: _Observation<Message>,
+        latest: Message,
+        author: AnyObject
+    ) -> _ReplayAction<Message> {
+        insert(observation)
+        guard case .idle = phase else {
+            let extras = _madeExtras()
+            extras.pointee.queue.append(
+                _Envelope(
+                    message: latest,
+                    author: author,
+                    sequence: extras.pointee.queuedCount,
+                    isUnchanged: nil,
+                    recipient: observation
+                )
+            )
+            extras.pointee.queuedCount &+= 1
+            return .queued
+        }
+        // Delivering, though not from the table, which stays free to change.
+        phase = .deliveringFromRetiredTable
+        return .deliver(latest)
     }
 
     /// Removes an ended observation if it is still in the table, and counts its end as applied.

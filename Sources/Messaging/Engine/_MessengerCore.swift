@@ -223,6 +223,13 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         isolation: (any Actor)?
     ) {
         let envelope = delivery.envelope
+        if let recipient = envelope.recipient {
+            // A replay, for one observation only.
+            if recipient._firstSequence <= envelope.sequence, recipient._isActive {
+                _deliverOne(envelope.message, author: envelope.author, to: recipient, isolation)
+            }
+            return
+        }
         if let isUnchanged = envelope.isUnchanged, isUnchanged(envelope.message) { return }
         _deliver(
             envelope.message,
@@ -272,7 +279,51 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         }
     }
 
+    /// Calls one observation's handler, or posts the call to its actor.
+    @inlinable
+    final func _deliverOne(
+        _ message: Message,
+        author: AnyObject,
+        to observation: _Observation<Message>,
+        _ isolation: (any Actor)?
+    ) {
+        if observation._target != nil {
+            observation._deliverIsolated(message, author, from: isolation)
+        } else {
+            observation._call(message, author)
+        }
+    }
+
     // MARK: Observations
+
+    /// Adds an observation that first receives the latest message, which `latest` reads under the
+    /// lock, in the same atomic step: nothing sent meanwhile is missed or received twice.
+    ///
+    /// - Parameters:
+    ///   - latest: Library code that reads state the lock guards (a variable's value); it must not
+    ///     call out to user code.
+    ///   - author: The author of the replayed message.
+    ///   - isolation: The caller's actor; a handler isolated to it gets the message at once.
+    /// - Complexity: O(1) amortized, plus a delivery to one observation.
+    final func insertReplaying(
+        _ observation: _Observation<Message>,
+        latest: () -> Message,
+        author: AnyObject,
+        isolation: (any Actor)?
+    ) {
+        _lock()
+        guard observation._isActive else {
+            _unlock()
+            return
+        }
+        let action = _state.pointee.insertReplaying(observation, latest: latest(), author: author)
+        _unlock()
+        guard case .deliver(let message) = action else { return }
+        if observation._isActive {
+            _deliverOne(message, author: author, to: observation, isolation)
+        }
+        _drainQueue(isolation: isolation)
+    }
 
     /// Adds an observation unless it already ended (a concurrent `stopObserving` may win the race).
     @inlinable

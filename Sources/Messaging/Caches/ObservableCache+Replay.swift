@@ -1,0 +1,141 @@
+/// How an observation that starts with the latest message gets it: read under the messenger's
+/// lock where the cache keeps its state there, or read before the observation starts.
+struct _Replay<Message> {
+    /// Called under the messenger's lock: library code only.
+    let latest: () -> Message
+    let author: AnyObject
+    /// The actor of the caller that starts the observation.
+    let isolation: (any Actor)?
+
+    /// The replay of `cache`'s latest message.
+    static func of<Cache: ObservableCache>(
+        _ cache: Cache,
+        isolation: (any Actor)?
+    ) -> _Replay<Message> where Cache.Message == Message {
+        if let locked = cache as? any _LatestUnderLock<Message> {
+            return _Replay(latest: { locked._latestMessageUnderLock() }, author: cache, isolation: isolation)
+        }
+        // A cache of the user's own: its state is not under the messenger's lock, so its latest
+        // message is read first, outside any lock.
+        let latest = cache.latestMessage
+        return _Replay(latest: { latest }, author: cache, isolation: isolation)
+    }
+}
+
+/// A cache whose latest message is state guarded by its messenger's lock, so that replaying it and
+/// starting an observation are one atomic step.
+protocol _LatestUnderLock<Message>: ObservableCache {
+    /// The latest message; call only while holding the lock of `messenger`'s core.
+    func _latestMessageUnderLock() -> Message
+}
+
+extension Var: _LatestUnderLock {
+    func _latestMessageUnderLock() -> Update<Value> { Update(_storage, _storage) }
+}
+
+extension ObservableCache {
+    /// Starts an observation that lasts as long as the returned token and, if asked, first
+    /// receives the latest message.
+    ///
+    /// ```swift
+    /// let token = theme.subscribe(replayingLatest: true) { update in apply(update.new) }
+    /// ```
+    ///
+    /// Replay is off unless asked for. With it, reading the latest message and starting the
+    /// observation are one step: for a ``Var`` or a cache made by the library, nothing sent
+    /// meanwhile is missed or received twice, and the replayed message comes before any other,
+    /// authored by the cache. For a cache of your own, whose state the library cannot read under
+    /// its messenger's lock, ``latestMessage`` is read just before the observation starts: nothing
+    /// sent after the read is missed, but a message about a change made before the read and sent
+    /// after it arrives after the replayed state that already includes it.
+    ///
+    /// - Parameters:
+    ///   - replayingLatest: Whether the handler first receives ``latestMessage``.
+    ///   - receive: The handler, called on the thread that delivers the message (for the replayed
+    ///     message, usually this thread, before `subscribe` returns).
+    /// - Returns: The token that owns the observation.
+    /// - Complexity: O(1) amortized, plus the replayed delivery.
+    public func subscribe(
+        replayingLatest: Bool,
+        _ receive: @escaping @Sendable (Message) -> Void
+    ) -> ObservationToken {
+        guard replayingLatest else { return subscribe(receive) }
+        let messenger = messenger
+        let observation = _Observation.makeToken(core: messenger._core, handler: .message(receive))
+        let replay = _Replay.of(self, isolation: nil)
+        messenger._core.insertReplaying(
+            observation, latest: replay.latest, author: replay.author, isolation: nil)
+        return ObservationToken(observation)
+    }
+}
+
+extension Observer {
+    /// Starts observing `cache` and, if asked, first receives its latest message.
+    ///
+    /// ```swift
+    /// observe(settings.theme, replayingLatest: true) { update in
+    ///     apply(update.new)       // the current theme at once, then every change
+    /// }
+    /// ```
+    ///
+    /// See ``ObservableCache/subscribe(replayingLatest:_:)`` for what the replay guarantees.
+    ///
+    /// - Parameters:
+    ///   - cache: The cache to observe.
+    ///   - replayingLatest: Whether the handler first receives the cache's latest message.
+    ///   - receive: The handler, called on the thread that delivers the message.
+    /// - Complexity: O(1) amortized, plus the replayed delivery.
+    public func observe<Cache: ObservableCache>(
+        _ cache: Cache,
+        replayingLatest: Bool,
+        _ receive: @escaping @Sendable (Cache.Message) -> Void
+    ) {
+        _observe(
+            cache, target: nil, .message(receive),
+            replay: replayingLatest ? .of(cache, isolation: nil) : nil)
+    }
+}
+
+extension MainActorObserver {
+    /// Starts observing `cache` and, if asked, first receives its latest message; `receive` runs
+    /// on the main actor, the replayed message before this method returns.
+    ///
+    /// See ``ObservableCache/subscribe(replayingLatest:_:)`` for what the replay guarantees.
+    ///
+    /// - Parameters:
+    ///   - cache: The cache to observe.
+    ///   - replayingLatest: Whether the handler first receives the cache's latest message.
+    ///   - receive: The handler, main-actor isolated.
+    /// - Complexity: O(1) amortized, plus the replayed delivery.
+    public func observe<Cache: ObservableCache>(
+        _ cache: Cache,
+        replayingLatest: Bool,
+        _ receive: @escaping (Cache.Message) -> Void
+    ) {
+        _observe(
+            cache, target: .main, .message(receive),
+            replay: replayingLatest ? .of(cache, isolation: MainActor.shared) : nil)
+    }
+}
+
+extension ActorObserver {
+    /// Starts observing `cache` and, if asked, first receives its latest message; `receive` runs
+    /// on this actor, the replayed message before this method returns.
+    ///
+    /// See ``ObservableCache/subscribe(replayingLatest:_:)`` for what the replay guarantees.
+    ///
+    /// - Parameters:
+    ///   - cache: The cache to observe.
+    ///   - replayingLatest: Whether the handler first receives the cache's latest message.
+    ///   - receive: The handler, isolated to this actor.
+    /// - Complexity: O(1) amortized, plus the replayed delivery.
+    public func observe<Cache: ObservableCache>(
+        _ cache: Cache,
+        replayingLatest: Bool,
+        _ receive: @escaping (Cache.Message) -> Void
+    ) {
+        _observe(
+            cache, target: .of(self), .message(receive),
+            replay: replayingLatest ? .of(cache, isolation: self) : nil)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Messaging
+import Testing
+
+/// A cache of the user's own, whose state the library cannot read under its messenger's lock.
+private final class Thermometer: ObservableCache, Sendable {
+    let messenger = Messenger<Int>()
+    let reading = Locked(20)
+    var latestMessage: Int { reading.value }
+}
+
+@Suite("Caches: opt-in replay of the latest message")
+struct ReplayTests {
+    @Test("without replay, an observation starts with nothing; with it, with the latest message")
+    func replayIsOptIn() {
+        let theme = Var("light")
+        let plain = Locked<[String]>([])
+        let replayed = Locked<[String]>([])
+        let first = theme.subscribe(replayingLatest: false) { update in plain.withLock { $0.append(update.new) } }
+        let second = theme.subscribe(replayingLatest: true) { update in replayed.withLock { $0.append(update.new) } }
+        #expect(plain.value.isEmpty)
+        #expect(replayed.value == ["light"])
+        theme.value = "dark"
+        #expect(plain.value == ["dark"])
+        #expect(replayed.value == ["light", "dark"])
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test("an observer's replay comes first, then every change")
+    func observerReplay() {
+        let count = Var(3)
+        let spy = Spy("spy")
+        let received = Locked<[Int]>([])
+        spy.observe(count, replayingLatest: true) { update in received.withLock { $0.append(update.new) } }
+        count.value = 4
+        count.value = 5
+        #expect(received.value == [3, 4, 5])
+        #expect(spy.isObserving(count))
+    }
+
+    @Test("a replay asked for during a delivery comes after it, before later messages, to the new observation only")
+    func replayDuringDelivery() {
+        let count = Var(0)
+        let log = EventLog()
+        let tokens = Locked<[ObservationToken]>([])
+        let first = count.subscribe { update in
+            log.append("first \(update.new)")
+            guard update.new == 1 else { return }
+            let late = count.subscribe(replayingLatest: true) { update in log.append("late \(update.new)") }
+            tokens.withLock { $0.append(late) }
+            count.value = 2  // queued behind this delivery
+        }
+        count.value = 1
+        #expect(log.entries == ["first 1", "late 1", "first 2", "late 2"])
+        withExtendedLifetime((first, tokens)) {}
+    }
+
+    @Test("a replay queued for an observation that ends first is not delivered")
+    func replayToEndedObservation() {
+        let count = Var(0)
+        let log = EventLog()
+        let first = count.subscribe { update in
+            log.append("first \(update.new)")
+            guard update.new == 1 else { return }
+            let late = count.subscribe(replayingLatest: true) { update in log.append("late \(update.new)") }
+            late.stopObserving()
+        }
+        count.value = 1
+        #expect(log.entries == ["first 1"])
+        withExtendedLifetime(first) {}
+    }
+
+    @Test("a cache of the user's own replays its latestMessage")
+    func customCacheReplay() {
+        let thermometer = Thermometer()
+        thermometer.reading.withLock { $0 = 22 }
+        let received = Locked<[Int]>([])
+        let token = thermometer.subscribe(replayingLatest: true) { reading in received.withLock { $0.append(reading) } }
+        thermometer.send(23)
+        #expect(received.value == [22, 23])
+        withExtendedLifetime(token) {}
+    }
+
+    @MainActor
+    @Test("a main-actor observer gets the replay on the main actor before observe returns")
+    func mainActorReplay() {
+        let name = Var("Ada")
+        let observer = MainActorToken()
+        var received: [String] = []
+        observer.observe(name, replayingLatest: true) { update in
+            MainActor.assertIsolated()
+            received.append(update.new)
+        }
+        #expect(received == ["Ada"])
+        name.set("Grace", as: observer)
+        #expect(received == ["Ada", "Grace"])
+    }
+
+    @Test("an actor observer gets the replay on its actor before observe returns")
+    func actorReplay() async {
+        actor Counter: ActorObserver {
+            let receiver = Receiver()
+            var seen: [Int] = []
+            func start(_ count: Var<Int>) -> [Int] {
+                observe(count, replayingLatest: true) { update in
+                    self.assertIsolated()
+                    self.seen.append(update.new)
+                }
+                return seen
+            }
+        }
+        let count = Var(9)
+        let counter = Counter()
+        #expect(await counter.start(count) == [9])
+    }
+
+    @Test("replay and subscription are one atomic step: no change is missed or received twice, under threads")
+    func replayIsAtomic() {
+        let count = Var(0)
+        // A slow observer keeps deliveries running, so that replays are also queued behind them.
+        let slow = count.subscribe { _ in
+            for _ in 0..<50 { blackHole() }
+        }
+        let last = 5_000
+        let failures = Locked<[String]>([])
+        let checkedRounds = Locked(0)
+        let finished = runOnThreads(4, timeout: 60) { thread in
+            if thread == 0 {
+                for value in 1...last { count.value = value }
+                return
+            }
+            var round = 0
+            while count.value < last {
+                round += 1
+                let seen = Locked<[Int]>([])
+                let token = count.subscribe(replayingLatest: true) { update in seen.withLock { $0.append(update.new) } }
+                for _ in 0..<(round % 7) * 20 { blackHole() }
+                token.stopObserving()
+                let values = seen.value
+                // A replay queued behind another thread's delivery may not have come before the
+                // token stopped: an ended observation receives nothing, the replay included.
+                guard let first = values.first else { continue }
+                checkedRounds.withLock { $0 += 1 }
+                if values != Array(first..<(first + values.count)) {
+                    failures.withLock { $0.append("thread \(thread) round \(round): \(values)") }
+                }
+            }
+        }
+        #expect(finished)
+        #expect(failures.value.isEmpty, "\(failures.value.count) failures, first: \(failures.value.prefix(3))")
+        #expect(checkedRounds.value > 10)
+        withExtendedLifetime(slow) {}
+    }
+}
+
+@inline(never)
+private func blackHole() {
+    _ = ProcessInfo.processInfo.processorCount
+}
