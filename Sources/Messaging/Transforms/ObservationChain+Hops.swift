@@ -10,8 +10,7 @@
 /// handler run on the main actor, and may use main-actor state.
 ///
 /// ```swift
-/// observer.observe(downloads).filter { $0.isFinished }.onMainActor().map { $0.name } receive: {
-///     name in
+/// observer.observe(downloads).filter { $0.isFinished }.onMainActor().map { $0.name }.receive { name in
 ///     statusLabel.text = name      // main-actor state
 /// }
 /// ```
@@ -19,7 +18,9 @@
 /// The closures are `@MainActor` and `@Sendable`: they may touch main-actor state, and what they
 /// capture from the code that builds the chain must be `Sendable`, as the compiler checks. Messages
 /// reach them through the main actor's one queue, in the order they reached the hop; a message
-/// sent from the main actor reaches them before `send` returns. Right before the rest of a
+/// sent from the main actor reaches them before `send` returns. They do not get the messages'
+/// authors: an author is not `Sendable`, so filter by author (``ObservationChain/from(_:)``)
+/// before the hop. Right before the rest of a
 /// message runs, the observation is checked: once it has ended, nothing more reaches the handler.
 public struct MainActorObservationChain<Observing: Observer, Source: ObservableSource, Output> {
     /// The observation to be, and its stages so far.
@@ -37,7 +38,7 @@ public struct MainActorObservationChain<Observing: Observer, Source: ObservableS
 /// ```swift
 /// actor Tally { var total = 0 }
 ///
-/// observer.observe(amounts).on(tally).filter { _, amount in amount > 0 } receive: { tally, amount in
+/// observer.observe(amounts).on(tally).filter { _, amount in amount > 0 }.receive { tally, amount in
 ///     tally.total += amount        // the actor's state, no `await`
 /// }
 /// ```
