@@ -65,21 +65,28 @@ struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
     /// Where the handler and the transforms run (an actor's queue), or `nil` for the delivering
     /// thread.
     @usableFromInline let target: AnyObject?
-    /// Makes the composed handler for one observation from its last step, `receive`: each stage
-    /// wraps the one after it, so a message goes through one closure per stage and nothing is
-    /// returned back up. Called once per observation, so that a stage may keep state.
-    @usableFromInline let makeSink: (@escaping (Output, AnyObject) -> Void) -> (Source.Message, AnyObject) -> Void
+    /// Makes the composed handler for one observation from its last step, `receive`, and the
+    /// observation's gate: each stage wraps the one after it, so a message goes through one
+    /// closure per stage and nothing is returned back up. Called once per observation, so that a
+    /// stage may keep state.
+    @usableFromInline let makeSink:
+        (@escaping (Output, AnyObject) -> Void, _ChainGate) -> (Source.Message, AnyObject) -> Void
+    /// Whether a stage needs the observation's gate (a hop or a time stage); without one, the
+    /// observation gets none and costs nothing more than any other.
+    @usableFromInline let needsGate: Bool
 
     @inlinable
     init(
         observer: Observing,
         source: Source,
         target: AnyObject?,
-        makeSink: @escaping (@escaping (Output, AnyObject) -> Void) -> (Source.Message, AnyObject) -> Void
+        needsGate: Bool = false,
+        makeSink: @escaping (@escaping (Output, AnyObject) -> Void, _ChainGate) -> (Source.Message, AnyObject) -> Void
     ) {
         self.observer = observer
         self.source = source
         self.target = target
+        self.needsGate = needsGate
         self.makeSink = makeSink
     }
 
@@ -91,7 +98,7 @@ struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
         on target: AnyObject?
     ) -> _ChainCore<Observing, Source, Source.Message> {
         _ChainCore<Observing, Source, Source.Message>(observer: observer, source: source, target: target) {
-            receive in receive
+            receive, _ in receive
         }
     }
 
@@ -102,26 +109,36 @@ struct _ChainCore<Observing: Observer, Source: ObservableSource, Output> {
         _ makeStage: @escaping (@escaping (Next, AnyObject) -> Void) -> (Output, AnyObject) -> Void
     ) -> _ChainCore<Observing, Source, Next> {
         let makeSink = makeSink
-        return _ChainCore<Observing, Source, Next>(observer: observer, source: source, target: target) {
-            receive in makeSink(makeStage(receive))
+        return _ChainCore<Observing, Source, Next>(
+            observer: observer, source: source, target: target, needsGate: needsGate
+        ) { receive, gate in
+            makeSink(makeStage(receive), gate)
+        }
+    }
+
+    /// A chain with one more stage that needs the observation's gate: to check, after a hop or a
+    /// wait, that the observation is still active.
+    @inlinable
+    func appendingGated<Next>(
+        _ makeStage: @escaping (@escaping (Next, AnyObject) -> Void, _ChainGate) -> (Output, AnyObject) -> Void
+    ) -> _ChainCore<Observing, Source, Next> {
+        let makeSink = makeSink
+        return _ChainCore<Observing, Source, Next>(
+            observer: observer, source: source, target: target, needsGate: true
+        ) { receive, gate in
+            makeSink(makeStage(receive, gate), gate)
         }
     }
 
     /// Ends the chain with `receive`: starts the observation.
     @inlinable
     func finish(_ receive: @escaping (Output, AnyObject) -> Void) {
-        Self._startObservation(observer, source, target, makeSink(receive))
-    }
-
-    /// Starts the observation with the composed handler; not inlinable, as it reaches the engine.
-    @usableFromInline
-    static func _startObservation(
-        _ observer: Observing,
-        _ source: Source,
-        _ target: AnyObject?,
-        _ handler: @escaping (Source.Message, AnyObject) -> Void
-    ) {
-        observer._observe(source, target: target.map { $0 as! _ActorQueue }, .messageAndAuthor(handler))
+        if needsGate {
+            let gate = _ChainGate()
+            _startChainObservation(observer, source, target, makeSink(receive, gate), gate: gate)
+        } else {
+            _startChainObservation(observer, source, target, makeSink(receive, _ChainGate.unused), gate: nil)
+        }
     }
 
     @inlinable

@@ -1,0 +1,140 @@
+/// A message and its author, as a debounce stage keeps the latest one.
+struct _Authored<Value> {
+    let value: Value
+    let author: AnyObject
+}
+
+/// The state of one chain observation's throttle stage.
+///
+/// `@unchecked Sendable`: only the observation's composed handler touches it, and a messenger
+/// never runs one observation's handler twice at once (see `_TransformState`).
+final class _ChainThrottle<Value>: @unchecked Sendable {
+    let timeline: _Timeline
+    var state: _ThrottleState<Value>
+
+    init(interval: Duration, clock: any Clock<Duration>) {
+        timeline = _Timeline(clock)
+        state = _ThrottleState(interval: interval)
+    }
+}
+
+/// Makes the throttle stage of one chain observation: a message goes on at once, on the thread
+/// that delivers it, if at least `interval` has passed since the last one that went on, and is
+/// dropped otherwise (`_ThrottleState`).
+///
+/// - Complexity: O(1) per message, and no allocation: one clock reading and a comparison.
+@usableFromInline
+func _throttleStage<Value>(
+    interval: Duration,
+    clock: any Clock<Duration>,
+    _ downstream: @escaping (Value, AnyObject) -> Void
+) -> (Value, AnyObject) -> Void {
+    let throttle = _ChainThrottle<Value>(interval: interval, clock: clock)
+    return { value, author in
+        let now = throttle.timeline.now
+        if case .deliver(let value) = throttle.state.receive(value, now: now) { downstream(value, author) }
+    }
+}
+
+/// Makes the debounce stage of one chain observation (see `_ChainDebounce`).
+@usableFromInline
+func _debounceStage<Value: Sendable>(
+    interval: Duration,
+    clock: any Clock<Duration>,
+    gate: _ChainGate,
+    _ downstream: @escaping (Value, AnyObject) -> Void
+) -> (Value, AnyObject) -> Void {
+    let debounce = _ChainDebounce(interval: interval, clock: clock, gate: gate, downstream: downstream)
+    return { value, author in debounce.receive(value, author: author) }
+}
+
+/// The debounce stage of one chain observation: every message restarts the countdown; when it
+/// ends, the latest message and its author go on to the rest of the chain, from the sleeper's task.
+///
+/// The rules are `_DebounceState`'s: O(1) per message and no allocation in a burst, one sleeper per
+/// burst, and the sleeper holds the stage weakly. The stage belongs to the observation's composed
+/// handler, so an observation that ends and is released releases the stage, whose `deinit`
+/// cancels its sleeper: no sleeper keeps an observer alive. Right before a message goes on, the
+/// gate is asked whether the observation is still active.
+///
+/// The rest of the chain runs one message at a time: a message whose countdown ends while the
+/// previous one is still going through the rest waits for it (the `_backlog`), so the stages after
+/// this one never run twice at once.
+///
+/// `@unchecked Sendable`: `_state`, `_isDelivering` and `_backlog` are guarded by `_lock`; the rest
+/// is set in `init`. `_downstream` is the rest of an ``ObservationChain``, made of `@Sendable`
+/// closures, which may run on any thread; the lock orders one call after the other.
+final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable {
+    private let _timeline: _Timeline
+    private let _gate: _ChainGate
+    private let _downstream: (Value, AnyObject) -> Void
+    private let _lock = _Lock()
+    private var _state: _DebounceState<_Authored<Value>, Task<Void, Never>>
+    private var _isDelivering = false
+    private var _backlog: [_Authored<Value>] = []
+
+    init(
+        interval: Duration,
+        clock: any Clock<Duration>,
+        gate: _ChainGate,
+        downstream: @escaping (Value, AnyObject) -> Void
+    ) {
+        _timeline = _Timeline(clock)
+        _gate = gate
+        _downstream = downstream
+        _state = _DebounceState(interval: interval)
+    }
+
+    deinit {
+        if case .cancel(let sleeper?, _) = _lock.withLock({ _state.stop() }) { sleeper.cancel() }
+    }
+
+    func receive(_ value: Value, author: AnyObject) {
+        let now = _timeline.now
+        let action = _lock.withLock { _state.receive(_Authored(value: value, author: author), now: now) }
+        // A superseded message is released here, after unlocking.
+        guard case .startSleeper(let generation, let deadline) = action else { return }
+        let sleeper = _timeline.startSleeper(for: self, generation: generation, until: deadline)
+        if case .cancel(let stale) = _lock.withLock({ _state.sleeperStarted(sleeper, generation: generation) }) {
+            stale.cancel()  // its message went on already (a countdown of zero, say)
+        }
+    }
+
+    func _wake(generation: UInt64, now: Duration) -> Duration? {
+        let action = _lock.withLock { _state.wake(generation: generation, now: now) }
+        switch action {
+        case .finish:
+            return nil
+        case .sleep(let deadline):
+            return deadline
+        case .deliver(let message, let sleeper):
+            _deliver(message)
+            withExtendedLifetime(sleeper) {}  // released here, after unlocking
+            return nil
+        }
+    }
+
+    /// Sends `message` through the rest of the chain, after any message still going through it.
+    private func _deliver(_ message: _Authored<Value>) {
+        let startsNow = _lock.withLock { () -> Bool in
+            if _isDelivering {
+                _backlog.append(message)
+                return false
+            }
+            _isDelivering = true
+            return true
+        }
+        guard startsNow else { return }
+        var next: _Authored<Value>? = message
+        while let current = next {
+            if _gate.isActive { _downstream(current.value, current.author) }
+            next = _lock.withLock { () -> _Authored<Value>? in
+                if _backlog.isEmpty {
+                    _isDelivering = false
+                    return nil
+                }
+                return _backlog.removeFirst()
+            }
+        }
+    }
+}
