@@ -76,6 +76,11 @@ public final class Promise<Value: Sendable>: ObservableSource, @unchecked Sendab
         _ = _state.fulfill(value)
     }
 
+    deinit {
+        // Unfulfilled: its waiters hold the promises composed from it. Release them without nesting.
+        if _state.waiterCount > 0 { _PromiseBurial.bury(_state.abandon()) }
+    }
+
     /// The messenger through which the promise sends its value to its observers.
     ///
     /// Made when first asked for. Send through ``fulfill(_:isolation:)``, not through the

@@ -83,6 +83,14 @@ struct _PromiseState<Value, Waiter> {
         return waiters.remove(at: index)
     }
 
+    /// Hands out the waiters of a promise that dies unfulfilled.
+    mutating func abandon() -> [Waiter] {
+        var handedOut: [Waiter] = []
+        swap(&handedOut, &waiters)
+        ids = []
+        return handedOut
+    }
+
     /// Fulfils the promise with `value`, unless it is fulfilled already.
     ///
     /// - Complexity: O(1); the waiters are handed out, not copied.
@@ -95,3 +103,7 @@ struct _PromiseState<Value, Waiter> {
         return .deliver(handedOut)
     }
 }
+
+extension _PromiseState.AddAction: Equatable where Value: Equatable, Waiter: Equatable {}
+extension _PromiseState.Reservation: Equatable where Value: Equatable {}
+extension _PromiseState.FulfillAction: Equatable where Waiter: Equatable {}
