@@ -83,8 +83,9 @@ public final class Promise<Value: Sendable>: ObservableSource, @unchecked Sendab
 
     /// The messenger through which the promise sends its value to its observers.
     ///
-    /// Made when first asked for. Send through ``fulfill(_:isolation:)``, not through the
-    /// messenger: a message sent through the messenger reaches the observers but fulfils nothing.
+    /// Made when first asked for. Fulfil the promise with ``fulfill(_:isolation:)``: a message sent
+    /// with ``ObservableSource/send(_:isolation:)`` or through the messenger reaches the observers
+    /// but fulfils nothing.
     ///
     /// - Complexity: O(1).
     public var messenger: Messenger<Value> {
@@ -152,18 +153,6 @@ public final class Promise<Value: Sendable>: ObservableSource, @unchecked Sendab
             handler(value)
         }
         return self
-    }
-
-    /// Not available: a promise sends its value by ``fulfill(_:isolation:)``, once.
-    @available(*, unavailable, message: "a promise sends its value once, with fulfill(_:)")
-    public func send(_ message: Value, isolation: isolated (any Actor)? = #isolation) {
-        fatalError("unavailable")
-    }
-
-    /// Not available: a promise sends its value by ``fulfill(_:isolation:)``, once.
-    @available(*, unavailable, message: "a promise sends its value once, with fulfill(_:)")
-    public func send(_ message: Value, from author: AnyObject, isolation: isolated (any Actor)? = #isolation) {
-        fatalError("unavailable")
     }
 }
 
