@@ -17,6 +17,7 @@ extension Promise {
     /// ``valueUnlessCancelled`` instead.
     ///
     /// - Complexity: O(1) amortized.
+    @inlinable
     nonisolated(nonsending) public var value: Value {
         get async {
             if case .fulfilled(let value) = _lock.withLock({ _state.reserveWaiterID() }) { return value }

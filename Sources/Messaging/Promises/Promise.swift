@@ -39,17 +39,19 @@
 /// before it is fulfilled receive the value once, after its ``whenFulfilled(_:)`` handlers, as a
 /// message whose author is the promise. Nothing is replayed: observing a fulfilled promise
 /// receives nothing. The messenger is made when first asked for, so a promise nobody observes costs
-/// no messenger.
+/// no messenger. Fulfil a promise with ``fulfill(_:isolation:)``: a message sent with
+/// ``ObservableSource/send(_:isolation:)`` reaches its observers but fulfils nothing.
 ///
 /// This is SwiftObserver's `Promise`.
 public final class Promise<Value: Sendable>: ObservableSource, @unchecked Sendable {
     // `_state` and `_messenger` are only touched while holding `_lock`.
 
-    let _lock = _Lock()
-    var _state = _PromiseState<Value, _PromiseWaiter<Value>>()
-    var _messenger: Messenger<Value>?
+    @usableFromInline let _lock = _Lock()
+    @usableFromInline var _state = _PromiseState<Value, _PromiseWaiter<Value>>()
+    @usableFromInline var _messenger: Messenger<Value>?
 
     /// Creates a promise that is not fulfilled yet; fulfil it with ``fulfill(_:isolation:)``.
+    @inlinable
     public init() {}
 
     /// Creates a promise and hands it to `work`, which starts what will fulfil it.
@@ -72,6 +74,7 @@ public final class Promise<Value: Sendable>: ObservableSource, @unchecked Sendab
     /// Creates a promise that is fulfilled with `value` already.
     ///
     /// - Parameter value: The value.
+    @inlinable
     public init(fulfilled value: Value) {
         _ = _state.fulfill(value)
     }
@@ -116,7 +119,7 @@ public final class Promise<Value: Sendable>: ObservableSource, @unchecked Sendab
     /// - Returns: `true` if this call fulfilled the promise, `false` if it was fulfilled already.
     /// - Complexity: O(*n*) for *n* handlers, waiting tasks and observers, plus the fulfilment of
     ///   the promises composed from it.
-    @discardableResult
+    @inlinable @discardableResult
     public func fulfill(_ value: Value, isolation: isolated (any Actor)? = #isolation) -> Bool {
         let (action, messenger) = _lock.withLock { (_state.fulfill(value), _messenger) }
         guard case .deliver(let waiters) = action else { return false }
@@ -147,7 +150,7 @@ public final class Promise<Value: Sendable>: ObservableSource, @unchecked Sendab
     ///   is fulfilled already, on this thread before `whenFulfilled` returns.
     /// - Returns: This promise, so that a chain can go on (``map(_:)``, say).
     /// - Complexity: O(1) amortized.
-    @discardableResult
+    @inlinable @discardableResult
     public func whenFulfilled(_ handler: @escaping @Sendable (Value) -> Void) -> Promise<Value> {
         if case .runNow(_, let value) = _lock.withLock({ _state.add(.handler(handler)) }) {
             handler(value)
@@ -180,6 +183,7 @@ extension Promise {
     }
 
     /// Hands `value` to `waiters` in order, and returns what their links left to do.
+    @inlinable
     static func _deliver(_ value: Value, to waiters: [_PromiseWaiter<Value>]) -> _PromiseWork {
         var work = _PromiseWork()
         for waiter in waiters {

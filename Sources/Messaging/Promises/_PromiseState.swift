@@ -8,8 +8,10 @@
 /// Waiters are kept in the order they were added, each with a number: `0` for a waiter that is
 /// never removed before the fulfilment, a number from ``reserveWaiterID()`` for one that may be
 /// (a waiting task that can be cancelled).
+@usableFromInline
 struct _PromiseState<Value, Waiter> {
     /// What to do with a waiter offered to ``add(_:id:isCancelled:)``.
+    @usableFromInline
     enum AddAction {
         /// The state keeps it until the fulfilment.
         case added
@@ -20,6 +22,7 @@ struct _PromiseState<Value, Waiter> {
     }
 
     /// What ``reserveWaiterID()`` found.
+    @usableFromInline
     enum Reservation {
         /// The promise is fulfilled already: no need to wait.
         case fulfilled(Value)
@@ -28,6 +31,7 @@ struct _PromiseState<Value, Waiter> {
     }
 
     /// What to do after ``fulfill(_:)``.
+    @usableFromInline
     enum FulfillAction {
         /// The promise is fulfilled now: call these waiters, in this order, with the value.
         case deliver([Waiter])
@@ -36,17 +40,22 @@ struct _PromiseState<Value, Waiter> {
     }
 
     /// The value, once the promise is fulfilled.
-    private(set) var value: Value?
-    private var waiters: [Waiter] = []
+    @usableFromInline var value: Value?
+    @usableFromInline var waiters: [Waiter] = []
     /// The number of each waiter, by position in `waiters`: kept apart so that the fulfilment
     /// hands out `waiters` as it is.
-    private var ids: [UInt64] = []
-    private var lastID: UInt64 = 0
+    @usableFromInline var ids: [UInt64] = []
+    @usableFromInline var lastID: UInt64 = 0
+
+    @inlinable
+    init() {}
 
     /// Whether the promise is fulfilled.
+    @inlinable
     var isFulfilled: Bool { value != nil }
 
     /// The number of waiters kept.
+    @inlinable
     var waiterCount: Int { waiters.count }
 
     /// Adds a waiter, unless the promise is fulfilled or `isCancelled`.
@@ -57,6 +66,7 @@ struct _PromiseState<Value, Waiter> {
     ///   - isCancelled: Whether the task that would wait is cancelled (read under the owner's
     ///     lock, so that a cancellation handler that runs later finds the waiter).
     /// - Complexity: O(1) amortized.
+    @inlinable
     mutating func add(_ waiter: Waiter, id: UInt64 = 0, isCancelled: Bool = false) -> AddAction {
         if let value { return .runNow(waiter, value) }
         if isCancelled { return .cancelled(waiter) }
@@ -66,6 +76,7 @@ struct _PromiseState<Value, Waiter> {
     }
 
     /// Gives out a number for a waiter that may be removed, or the value if there is one.
+    @inlinable
     mutating func reserveWaiterID() -> Reservation {
         if let value { return .fulfilled(value) }
         lastID &+= 1
@@ -77,6 +88,7 @@ struct _PromiseState<Value, Waiter> {
     /// - Returns: The waiter, to be ended by the owner; `nil` if it was never added (its task was
     ///   cancelled first), or has been handed out by the fulfilment.
     /// - Complexity: O(*n*) for *n* waiters.
+    @inlinable
     mutating func removeWaiter(id: UInt64) -> Waiter? {
         guard id != 0, let index = ids.lastIndex(of: id) else { return nil }
         ids.remove(at: index)
@@ -84,6 +96,7 @@ struct _PromiseState<Value, Waiter> {
     }
 
     /// Hands out the waiters of a promise that dies unfulfilled.
+    @inlinable
     mutating func abandon() -> [Waiter] {
         var handedOut: [Waiter] = []
         swap(&handedOut, &waiters)
@@ -94,6 +107,7 @@ struct _PromiseState<Value, Waiter> {
     /// Fulfils the promise with `value`, unless it is fulfilled already.
     ///
     /// - Complexity: O(1); the waiters are handed out, not copied.
+    @inlinable
     mutating func fulfill(_ value: Value) -> FulfillAction {
         guard self.value == nil else { return .alreadyFulfilled }
         self.value = value

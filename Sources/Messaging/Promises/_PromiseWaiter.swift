@@ -1,5 +1,6 @@
 /// Something waiting for a promise's value: a handler, a link to a promise made by composition,
 /// or a suspended task.
+@usableFromInline
 enum _PromiseWaiter<Value: Sendable>: Sendable {
     /// A ``Promise/whenFulfilled(_:)`` handler.
     case handler(@Sendable (Value) -> Void)

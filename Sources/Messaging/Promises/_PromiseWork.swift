@@ -4,21 +4,26 @@
 /// ``_PromiseWaiter/link(_:)``). If the link delivered to that promise's waiters itself, a chain of
 /// *n* promises would nest *n* calls deep and could overflow the stack; instead it returns the
 /// delivery as work, and whoever fulfilled the first promise runs the work in a loop.
+@usableFromInline
 struct _PromiseWork {
-    private var steps: [() -> _PromiseWork] = []
+    @usableFromInline var steps: [() -> _PromiseWork] = []
 
     /// No work.
+    @inlinable
     init() {}
 
     /// One delivery.
+    @inlinable
     init(_ step: @escaping () -> _PromiseWork) {
         steps = [step]
     }
 
     /// Whether there is nothing to do.
+    @inlinable
     var isEmpty: Bool { steps.isEmpty }
 
     /// Adds `other`'s steps after this work's.
+    @inlinable
     mutating func append(_ other: _PromiseWork) {
         steps += other.steps
     }
@@ -26,6 +31,7 @@ struct _PromiseWork {
     /// Runs the steps in order, and the steps they return after them, until none is left.
     ///
     /// - Complexity: O(*n*) for *n* steps, and constant stack depth.
+    @inlinable
     consuming func run() {
         var index = 0
         while index < steps.count {

@@ -27,6 +27,15 @@ import Testing
         #expect(total == 5)
     }
 
+    @Test @MainActor func aMainActorObserverOfAPromiseFulfilledOnTheMainActorReceivesTheValueAtOnce() {
+        let promise = Promise<Int>()
+        let observer = MainActorToken()
+        var received: [Int] = []
+        observer.observe(promise) { received.append($0) }
+        promise.fulfill(6)
+        #expect(received == [6])
+    }
+
     @Test func valueWaitsForTheFulfilmentEvenInACancelledTask() async {
         let promise = Promise<Int>()
         let waiting = Task { await promise.value }
