@@ -8,6 +8,8 @@ import Musl
 import Android
 #endif
 
+#if canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android)
+
 /// Releases the waiters of promises that die unfulfilled one after another, instead of one
 /// inside the other.
 ///
@@ -48,3 +50,12 @@ final class _PromiseBurial {
         withExtendedLifetime(burial) {}
     }
 }
+#else
+/// Releases the waiters of a promise that dies unfulfilled. Without POSIX thread-local keys, they
+/// are released at once: freeing a chain of many thousand unfulfilled promises nests that deep.
+enum _PromiseBurial {
+    static func bury(_ waiters: consuming Any) {
+        _ = consume waiters
+    }
+}
+#endif

@@ -43,7 +43,8 @@ struct _PromiseState<Value, Waiter> {
     @usableFromInline var value: Value?
     @usableFromInline var waiters: [Waiter] = []
     /// The number of each waiter, by position in `waiters`: kept apart so that the fulfilment
-    /// hands out `waiters` as it is.
+    /// hands out `waiters` as it is, and empty while every number is `0` (no waiter can be
+    /// removed), so that a promise nobody awaits with cancellation allocates no list of numbers.
     @usableFromInline var ids: [UInt64] = []
     @usableFromInline var lastID: UInt64 = 0
 
@@ -71,7 +72,12 @@ struct _PromiseState<Value, Waiter> {
         if let value { return .runNow(waiter, value) }
         if isCancelled { return .cancelled(waiter) }
         waiters.append(waiter)
-        ids.append(id)
+        if id != 0 || !ids.isEmpty {
+            if ids.count < waiters.count - 1 {
+                ids.append(contentsOf: repeatElement(0, count: waiters.count - 1 - ids.count))
+            }
+            ids.append(id)
+        }
         return .added
     }
 

@@ -50,6 +50,25 @@ import Testing
         #expect(state.fulfill(3) == .deliver(["plain"]))
     }
 
+    @Test func removingAWaiterKeepsTheOthersInOrderWhereverItWasAdded() {
+        var state = State()
+        _ = state.add("a")
+        guard case .pending(let first) = state.reserveWaiterID(),
+            case .pending(let second) = state.reserveWaiterID()
+        else {
+            Issue.record("a pending promise must reserve numbers")
+            return
+        }
+        _ = state.add("b", id: first)
+        _ = state.add("c")
+        _ = state.add("d", id: second)
+        _ = state.add("e")
+        #expect(state.removeWaiter(id: second) == "d")
+        #expect(state.removeWaiter(id: first) == "b")
+        _ = state.add("f")
+        #expect(state.fulfill(1) == .deliver(["a", "c", "e", "f"]))
+    }
+
     @Test func aFulfilledPromiseReservesNothing() {
         var state = State()
         _ = state.fulfill(9)
