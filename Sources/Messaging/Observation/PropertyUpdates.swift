@@ -158,7 +158,8 @@ extension Observable where Self: AnyObject {
         of keyPath: KeyPath<Self, Value>
     ) -> PropertyUpdates<Update<Value>> {
         var last: Value?
-        return PropertyUpdates(modelIsAlive: { [weak self] in self != nil }) { [weak self] makeOnChange in
+        let modelIsAlive = { [weak self] in self != nil }
+        return PropertyUpdates(modelIsAlive: modelIsAlive) { [weak self] makeOnChange in
             guard let model = self else { return .modelDied }
             let current = withObservationTracking({ model[keyPath: keyPath] }, onChange: makeOnChange())
             defer { last = current }
@@ -180,7 +181,8 @@ extension Observable where Self: AnyObject {
     @MainActor
     public func values<Value: Sendable>(of keyPath: KeyPath<Self, Value>) -> PropertyUpdates<Value> {
         var isFirst = true
-        return PropertyUpdates(modelIsAlive: { [weak self] in self != nil }) { [weak self] makeOnChange in
+        let modelIsAlive = { [weak self] in self != nil }
+        return PropertyUpdates(modelIsAlive: modelIsAlive) { [weak self] makeOnChange in
             guard let model = self else { return .modelDied }
             let current = withObservationTracking({ model[keyPath: keyPath] }, onChange: makeOnChange())
             defer { isFirst = false }
