@@ -3,8 +3,8 @@ import Observation
 
 /// The changes of one property of an Observation model (an `@Observable` class), as messages.
 ///
-/// Make one with ``Observation/Observable/updates(of:)`` (an ``Update`` of old and new value, for
-/// an `Equatable` property) or ``Observation/Observable/values(of:)`` (the new value), and keep
+/// Make one with `updates(of:)` (an ``Update`` of old and new value, for
+/// an `Equatable` property) or `values(of:)` (the new value), and keep
 /// it as long as you want the messages:
 ///
 /// ```swift
