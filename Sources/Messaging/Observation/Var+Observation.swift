@@ -21,7 +21,7 @@ import Observation
 /// tracking scope still waits for a change, so every change after the first read tells the
 /// registrar.
 @usableFromInline
-class _VarTracking<Value: Equatable> {
+class _VarTracking {
     @usableFromInline
     init() {}
 
@@ -29,20 +29,15 @@ class _VarTracking<Value: Equatable> {
     ///
     /// Call it outside the variable's lock.
     @usableFromInline
-    func _access(_ variable: Var<Value>) {}
+    func _access() {}
 
-    /// Tells tracking scopes that the value changed from `old` to `new`, unless they are equal.
+    /// Tells the tracking scopes that read the value that it changed (or was sent again).
     ///
-    /// Call it outside the variable's lock, after the new value is stored: `==` and the scopes'
-    /// `onChange` closures run here.
+    /// Call it outside the variable's lock, after the new value is stored: the scopes' `onChange`
+    /// closures run here. The caller decides whether the value changed, in its own specialized
+    /// code, so that nothing here depends on the value's type.
     @usableFromInline
-    func _changed(_ variable: Var<Value>, from old: Value, to new: Value) {}
-
-    /// Tells tracking scopes that the value was sent again, whether or not it changed.
-    ///
-    /// Call it outside the variable's lock.
-    @usableFromInline
-    func _resent(_ variable: Var<Value>) {}
+    func _changed() {}
 }
 
 extension Var {
@@ -56,45 +51,49 @@ extension Var {
     func _beginTracking() {
         #if canImport(Observation)
         if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
-            let made = _VarRegistrar<Value>()
+            let made = _VarRegistrar()
             // Under the lock only pointers move; the bridge that lost a race is released after.
             let tracking = messenger._core.withLock {
                 if let existing = _tracking { return existing }
                 _tracking = made
                 return made
             }
-            tracking._access(self)
+            tracking._access()
         }
         #endif
     }
 }
 
 #if canImport(Observation)
-/// A ``Var``'s bridge to Observation: its registrar and the key path of its value.
+/// A ``Var``'s bridge to Observation: its own registrar.
+///
+/// The registrar belongs to one variable only, so what it is told about needs no identity of the
+/// variable: it reports reads and changes of its own `value` key path, with itself as the subject.
+/// Nothing here is generic over the variable's value, so each call is a direct call with fixed
+/// metadata; naming `Var<Value>` would look up the generic type's metadata and conformance on
+/// every read and change, and make a new key path object for every variable.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-final class _VarRegistrar<Value: Equatable>: _VarTracking<Value> {
+final class _VarRegistrar: _VarTracking, Observable {
     let registrar = ObservationRegistrar()
 
-    /// Made once here: forming a key path literal on every call costs a runtime lookup.
-    let keyPath: KeyPath<Var<Value>, Value> = \.value
+    /// What the registrar reports as changing. Never read: only its key path is used.
+    var value: Void { () }
+
+    /// Made once: forming a key path literal costs a runtime lookup each time.
+    static let valueKeyPath: KeyPath<_VarRegistrar, Void> & Sendable = \.value
 
     override init() {}
 
-    override func _access(_ variable: Var<Value>) {
-        registrar.access(variable, keyPath: keyPath)
+    override func _access() {
+        registrar.access(self, keyPath: Self.valueKeyPath)
     }
 
-    override func _changed(_ variable: Var<Value>, from old: Value, to new: Value) {
-        guard old != new else { return }
-        _resent(variable)
-    }
-
-    override func _resent(_ variable: Var<Value>) {
+    override func _changed() {
         // `willSet` runs the `onChange` closures of the tracking scopes that read the value, so it
         // is called here, outside every lock, after the value is stored: an `onChange` that reads
         // the variable sees the new value.
-        registrar.willSet(variable, keyPath: keyPath)
-        registrar.didSet(variable, keyPath: keyPath)
+        registrar.willSet(self, keyPath: Self.valueKeyPath)
+        registrar.didSet(self, keyPath: Self.valueKeyPath)
     }
 }
 

@@ -44,7 +44,7 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// The bridge to Apple's Observation framework, made on the first read of ``value`` and kept
     /// from then on; `nil` before. Guarded by the lock of `messenger`'s core, like `_storage`.
     /// See `_VarTracking` for why it is an object of its own.
-    @exclusivity(unchecked) @usableFromInline var _tracking: _VarTracking<Value>?
+    @exclusivity(unchecked) @usableFromInline var _tracking: _VarTracking?
 
     /// Creates a variable holding `value`.
     ///
@@ -71,7 +71,7 @@ public final class Var<Value: Equatable>: ObservableSource {
     public var value: Value {
         get {
             let (value, tracking) = messenger._core.withLock { (_storage, _tracking) }
-            if let tracking { tracking._access(self) } else { _beginTracking() }
+            if let tracking { tracking._access() } else { _beginTracking() }
             return value
         }
         set { _set(newValue, author: self, isolation: nil) }
@@ -102,12 +102,12 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// - Parameter isolation: The caller's actor, filled in automatically.
     /// - Complexity: O(*n*) for *n* observers.
     public func send(isolation: isolated (any Actor)? = #isolation) {
-        var tracking: _VarTracking<Value>?
+        var tracking: _VarTracking?
         messenger._core.sendChange(author: self, checksChange: false, isolation: isolation) {
             tracking = _tracking
             return Update(_storage, _storage)
         }
-        tracking?._resent(self)
+        tracking?._changed()
     }
 
     /// Changes the value in place in one atomic step, and sends the update like `value =`.
@@ -162,7 +162,7 @@ public final class Var<Value: Equatable>: ObservableSource {
         // What `body` left in the value when it threw: released after unlocking, like the rest.
         var abandoned: Value?
         // Copied out only if something may track the value; told after unlocking.
-        var tracked: (_VarTracking<Value>, old: Value, new: Value)?
+        var tracked: (_VarTracking, old: Value, new: Value)?
         messenger._core.sendChange(
             author: self,
             checksChange: true,
@@ -184,7 +184,7 @@ public final class Var<Value: Equatable>: ObservableSource {
             }
         )
         _ = consume abandoned
-        if let (tracking, old, new) = tracked { tracking._changed(self, from: old, to: new) }
+        if let (tracking, old, new) = tracked, old != new { tracking._changed() }
         // `produce` ran exactly once, before `sendChange` returned.
         return try outcome!.get()
     }
@@ -199,7 +199,7 @@ public final class Var<Value: Equatable>: ObservableSource {
         // The closure only moves values: the old one leaves inside the update and is released,
         // like the update, outside the lock. It is passed directly so that it stays on the stack.
         // Observation is told after unlocking, and only if something read the value before.
-        var tracked: (_VarTracking<Value>, old: Value, new: Value)?
+        var tracked: (_VarTracking, old: Value, new: Value)?
         messenger._core.sendChange(
             author: author,
             checksChange: true,
@@ -213,7 +213,7 @@ public final class Var<Value: Equatable>: ObservableSource {
                 return Update(old, new)
             }
         )
-        if let (tracking, old, new) = tracked { tracking._changed(self, from: old, to: new) }
+        if let (tracking, old, new) = tracked, old != new { tracking._changed() }
     }
 
     @inlinable
