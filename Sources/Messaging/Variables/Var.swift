@@ -70,8 +70,16 @@ public final class Var<Value: Equatable>: ObservableSource {
     @inlinable
     public var value: Value {
         get {
-            let (value, tracking) = messenger._core.withLock { (_storage, _tracking) }
-            if let tracking { tracking._access() } else { _beginTracking() }
+            // The bridge is never replaced or released while the variable lives, so it is used
+            // without a retain: a retain and a release would double the cost of `_access`.
+            let (value, tracking) = messenger._core.withLock {
+                (_storage, _tracking.map { Unmanaged.passUnretained($0) })
+            }
+            if let tracking {
+                tracking._withUnsafeGuaranteedRef { $0._access() }
+            } else {
+                _beginTracking()
+            }
             return value
         }
         set { _set(newValue, author: self, isolation: nil) }
@@ -162,7 +170,7 @@ public final class Var<Value: Equatable>: ObservableSource {
         // What `body` left in the value when it threw: released after unlocking, like the rest.
         var abandoned: Value?
         // Copied out only if something may track the value; told after unlocking.
-        var tracked: (_VarTracking, old: Value, new: Value)?
+        var tracked: (Unmanaged<_VarTracking>, old: Value, new: Value)?
         messenger._core.sendChange(
             author: self,
             checksChange: true,
@@ -179,12 +187,12 @@ public final class Var<Value: Equatable>: ObservableSource {
                     return Update(old, old)
                 }
                 self._storage = new
-                if let tracking = self._tracking { tracked = (tracking, old, new) }
+                if let tracking = self._tracking { tracked = (Unmanaged.passUnretained(tracking), old, new) }
                 return Update(old, new)
             }
         )
         _ = consume abandoned
-        if let (tracking, old, new) = tracked, old != new { tracking._changed() }
+        if let (tracking, old, new) = tracked, old != new { tracking._withUnsafeGuaranteedRef { $0._changed() } }
         // `produce` ran exactly once, before `sendChange` returned.
         return try outcome!.get()
     }
@@ -199,7 +207,7 @@ public final class Var<Value: Equatable>: ObservableSource {
         // The closure only moves values: the old one leaves inside the update and is released,
         // like the update, outside the lock. It is passed directly so that it stays on the stack.
         // Observation is told after unlocking, and only if something read the value before.
-        var tracked: (_VarTracking, old: Value, new: Value)?
+        var tracked: (Unmanaged<_VarTracking>, old: Value, new: Value)?
         messenger._core.sendChange(
             author: author,
             checksChange: true,
@@ -209,11 +217,11 @@ public final class Var<Value: Equatable>: ObservableSource {
                 let old = self._storage
                 let new = transform(old)
                 self._storage = new
-                if let tracking = self._tracking { tracked = (tracking, old, new) }
+                if let tracking = self._tracking { tracked = (Unmanaged.passUnretained(tracking), old, new) }
                 return Update(old, new)
             }
         )
-        if let (tracking, old, new) = tracked, old != new { tracking._changed() }
+        if let (tracking, old, new) = tracked, old != new { tracking._withUnsafeGuaranteedRef { $0._changed() } }
     }
 
     @inlinable
