@@ -163,19 +163,20 @@ struct VarObservationTests {
         #expect(fired.value == [7])
     }
 
-    @Test("many threads changing and many scopes re-arming: no scope misses a later change")
+    @Test("many threads changing and many scopes re-arming: every scope hears a later change")
     func concurrentChangesAndScopes() {
         let number = Var(0)
-        let armed = Locked(0)
-        let fired = Locked(0)
+        let armed = Locked(Set<Int>())
+        let fired = Locked(Set<Int>())
         let finished = runOnThreads(8) { index in
             for step in 0..<200 {
                 if index.isMultiple(of: 2) {
-                    armed.withLock { $0 += 1 }
+                    let scope = index * 1_000 + step
+                    armed.withLock { _ = $0.insert(scope) }
                     _ = withObservationTracking {
                         number.value
                     } onChange: {
-                        fired.withLock { $0 += 1 }
+                        fired.withLock { _ = $0.insert(scope) }
                     }
                 } else {
                     number.value = index * 1_000 + step + 1
@@ -184,7 +185,10 @@ struct VarObservationTests {
         }
         #expect(finished)
         // One more change after every scope was armed: each scope that had not fired fires now.
+        // (Changes racing on several threads may tell one scope more than once, as Observation
+        // does for its own models; that is why scopes are counted in a set.)
         number.value = -1
+        #expect(armed.value.count == 800)
         #expect(fired.value == armed.value)
     }
 
