@@ -15,7 +15,7 @@ import Observation
 /// - An `ObservationRegistrar` costs two allocations and its `willSet` and `didSet` several
 ///   hundred instructions each time, even when nothing tracks the variable. Making it on the first
 ///   read leaves a variable that is never read through `value` (one only observed through its
-///   messenger, say) exactly as it was: one pointer-sized field, `nil`, and no work when it is set.
+///   messenger, say) as it was, but for one pointer-sized field, `nil`, tested on each change.
 ///
 /// Once made it stays for the variable's life: Observation gives no way to learn whether a
 /// tracking scope still waits for a change, so every change after the first read tells the
