@@ -41,6 +41,11 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// run-time exclusivity check (about 60 instructions per set) is left out.
     @exclusivity(unchecked) @usableFromInline var _storage: Value
 
+    /// The bridge to Apple's Observation framework, made on the first read of ``value`` and kept
+    /// from then on; `nil` before. Guarded by the lock of `messenger`'s core, like `_storage`.
+    /// See `_VarTracking` for why it is an object of its own.
+    @exclusivity(unchecked) @usableFromInline var _tracking: _VarTracking?
+
     /// Creates a variable holding `value`.
     ///
     /// - Parameter value: The initial value. Creating a variable sends nothing.
@@ -56,10 +61,27 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// other actor receive the update soon after, in order, on their actor.
     /// ``set(_:as:isolation:)`` knows the caller's actor and runs its handlers at once.
     ///
+    /// Where Apple's Observation framework is available, reading the value inside
+    /// `withObservationTracking` (a SwiftUI view's `body`, say) tracks the variable: the next
+    /// change calls the scope's `onChange`, after the new value is stored. See
+    /// <doc:ObservationBridge>.
+    ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     @inlinable
     public var value: Value {
-        get { messenger._core.withLock { _storage } }
+        get {
+            // The bridge is never replaced or released while the variable lives, so it is used
+            // without a retain: a retain and a release would double the cost of `_access`.
+            let (value, tracking) = messenger._core.withLock {
+                (_storage, _tracking.map { Unmanaged.passUnretained($0) })
+            }
+            if let tracking {
+                tracking._withUnsafeGuaranteedRef { $0._access() }
+            } else {
+                _beginTracking()
+            }
+            return value
+        }
         set { _set(newValue, author: self, isolation: nil) }
     }
 
@@ -81,12 +103,19 @@ public final class Var<Value: Equatable>: ObservableSource {
 
     /// Sends the current value again, as an update whose `old` and `new` are equal.
     ///
+    /// It also counts as a change for Observation: tracking scopes that read the value are told,
+    /// as a view showing the variable should be redrawn when asked to, even though setting an
+    /// equal value tells them nothing.
+    ///
     /// - Parameter isolation: The caller's actor, filled in automatically.
     /// - Complexity: O(*n*) for *n* observers.
     public func send(isolation: isolated (any Actor)? = #isolation) {
+        var tracking: _VarTracking?
         messenger._core.sendChange(author: self, checksChange: false, isolation: isolation) {
-            Update(_storage, _storage)
+            tracking = _tracking
+            return Update(_storage, _storage)
         }
+        tracking?._changed()
     }
 
     /// Changes the value in place in one atomic step, and sends the update like `value =`.
@@ -140,6 +169,8 @@ public final class Var<Value: Equatable>: ObservableSource {
         var outcome: Swift.Result<Result, Failure>?
         // What `body` left in the value when it threw: released after unlocking, like the rest.
         var abandoned: Value?
+        // Copied out only if something may track the value; told after unlocking.
+        var tracked: (Unmanaged<_VarTracking>, old: Value, new: Value)?
         messenger._core.sendChange(
             author: self,
             checksChange: true,
@@ -156,10 +187,12 @@ public final class Var<Value: Equatable>: ObservableSource {
                     return Update(old, old)
                 }
                 self._storage = new
+                if let tracking = self._tracking { tracked = (Unmanaged.passUnretained(tracking), old, new) }
                 return Update(old, new)
             }
         )
         _ = consume abandoned
+        if let (tracking, old, new) = tracked, old != new { tracking._withUnsafeGuaranteedRef { $0._changed() } }
         // `produce` ran exactly once, before `sendChange` returned.
         return try outcome!.get()
     }
@@ -173,6 +206,8 @@ public final class Var<Value: Equatable>: ObservableSource {
     func _transform(author: AnyObject, isolation: (any Actor)?, _ transform: (Value) -> Value) {
         // The closure only moves values: the old one leaves inside the update and is released,
         // like the update, outside the lock. It is passed directly so that it stays on the stack.
+        // Observation is told after unlocking, and only if something read the value before.
+        var tracked: (Unmanaged<_VarTracking>, old: Value, new: Value)?
         messenger._core.sendChange(
             author: author,
             checksChange: true,
@@ -182,9 +217,11 @@ public final class Var<Value: Equatable>: ObservableSource {
                 let old = self._storage
                 let new = transform(old)
                 self._storage = new
+                if let tracking = self._tracking { tracked = (Unmanaged.passUnretained(tracking), old, new) }
                 return Update(old, new)
             }
         )
+        if let (tracking, old, new) = tracked, old != new { tracking._withUnsafeGuaranteedRef { $0._changed() } }
     }
 
     @inlinable
