@@ -58,6 +58,7 @@ open class Messenger<Message>: ObservableSource {
             for index in 0..<count.pointee {
                 guard let observation = slots[index], observation._deactivate() else { continue }
                 observation._observer?.receiver._forgetMessenger(ObjectIdentifier(self))
+                observation._observableDidEnd()
             }
         }
         // The relationships end with the messenger, whoever still holds its core.

@@ -134,6 +134,7 @@ extension ObservableSource {
         let ended = observers.compactMap { unsubscribe($0) }
         for observation in messenger._core.tokenObservations() where observation._deactivate() {
             observation._detachFromMessenger()
+            observation._observableDidEnd()
         }
         return ended
     }

@@ -14,11 +14,32 @@ protocol _ObservationHandle: AnyObject {
     func _detachFromMessenger()
 }
 
-/// A handler in either of the forms a caller can write.
+/// A handler in either of the forms a caller can write, or a sink that the library feeds.
 @usableFromInline
 enum _Handler<Message> {
     case message((Message) -> Void)
     case messageAndAuthor((Message, AnyObject) -> Void)
+    /// Messages go into an object that is also told when the observable ends the observation (see
+    /// ``_MessageSink``). As large as a closure: a reference and a witness table.
+    case sink(any _MessageSink<Message>)
+}
+
+/// What a ``_Handler/sink(_:)`` observation feeds: library code that stores messages for a
+/// consumer elsewhere, such as the buffer behind an async sequence of messages.
+///
+/// A closure cannot be told that its observation ended; a sink can, so a consumer waiting for the
+/// next message learns that none will come.
+@usableFromInline
+protocol _MessageSink<Message>: AnyObject {
+    associatedtype Message
+
+    /// Stores one message; called on the delivering thread, outside every lock of the messenger.
+    func _receive(_ message: Message)
+
+    /// Called once, outside every lock, when the observable's side ended the observation: its
+    /// messenger died, or `stopBeingObserved()` ended it. Not called when the sink's own side
+    /// ended it.
+    func _observableDidEnd()
 }
 
 /// The fields of an observation, the header of its buffer.
@@ -170,7 +191,15 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
         switch fields.pointee.handler {
         case .message(let receive): receive(message)
         case .messageAndAuthor(let receive): receive(message, author)
+        case .sink(let sink): sink._receive(message)
         }
+    }
+
+    /// Tells a sink that the observable's side ended this observation; the caller is the one that
+    /// ended it (`_deactivate()` returned `true`), so this runs at most once. Call outside every
+    /// lock.
+    final func _observableDidEnd() {
+        if case .sink(let sink) = _fields.pointee.handler { sink._observableDidEnd() }
     }
 
     /// Delivers to a handler that belongs to an actor, from a delivery running in `current`.
