@@ -29,18 +29,23 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
     let _handler: (Input, AnyObject) -> Void
     /// Whether the owner has an active observation.
     let _isObserved: () -> Bool
+    /// Runs its second argument, which inserts the new observation of the origin; `nil`: just
+    /// insert. A combinator reads a cache's latest message around the insertion.
+    let _starter: ((Origin, () -> Void) -> Void)?
 
     @usableFromInline
     init(
         _ origin: Origin,
         messengerOf: @escaping (Origin) -> Messenger<Input>,
         isObserved: @escaping () -> Bool,
-        handler: @escaping (Input, AnyObject) -> Void
+        handler: @escaping (Input, AnyObject) -> Void,
+        starter: ((Origin, () -> Void) -> Void)? = nil
     ) {
         _origin = origin
         _messengerOf = messengerOf
         _isObserved = isObserved
         _handler = handler
+        _starter = starter
     }
 
     deinit {
@@ -107,9 +112,22 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
         }
         // If another thread ended it meanwhile, `insert` leaves it out. One that was not installed
         // was never inserted: releasing it is all.
-        if installed { messenger._core.insert(observation) }
+        guard installed else { return }
+        if let starter = _starter {
+            starter(origin) { messenger._core.insert(observation) }
+        } else {
+            messenger._core.insert(observation)
+        }
     }
 }
+
+/// What a combinator needs of its links, whatever their origin's type.
+protocol _AnyOriginLink: AnyObject {
+    func update(listener: any _MessengerDeathListener)
+    func owns(_ observation: AnyObject) -> Bool
+}
+
+extension _OriginLink: _AnyOriginLink {}
 
 /// What ``_OriginLink/update(listener:)`` does after unlocking.
 enum _LinkStep<Origin, Input> {
