@@ -72,7 +72,7 @@ public final class Cached<Origin: ObservableSource, Value>: ObservableCache, _Ob
     }
 
     func _messengerDied(of observation: AnyObject) {
-        if _link.owns(observation) { messenger._stopBeingObservedByAll() }
+        if _link.owns(observation) { messenger._endObservationsAfterOriginDied() }
     }
 }
 
@@ -86,7 +86,7 @@ extension ObservableSource {
     ///
     /// - Returns: A cache whose messages are `Message?`.
     /// - Complexity: O(1); per message, one store and one send.
-    @inlinable
+    @inlinable @_disfavoredOverload  // for optional messages, the overload without a double optional wins
     public func cache() -> Cached<Self, Message> {
         Cached(self) { $0 }
     }

@@ -48,7 +48,7 @@ where Source.Message: Sendable {
     }
 
     func _messengerDied(of observation: AnyObject) {
-        if _link?.owns(observation) == true { messenger._stopBeingObservedByAll() }
+        if _link?.owns(observation) == true { messenger._endObservationsAfterOriginDied() }
     }
 
     deinit {

@@ -46,7 +46,7 @@ where Source.Message: Sendable {
     }
 
     func _messengerDied(of observation: AnyObject) {
-        if _link?.owns(observation) == true { messenger._stopBeingObservedByAll() }
+        if _link?.owns(observation) == true { messenger._endObservationsAfterOriginDied() }
     }
 
     private func _receive(_ message: Source.Message) {

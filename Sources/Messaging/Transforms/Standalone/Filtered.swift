@@ -79,7 +79,7 @@ public final class Filtered<Origin: ObservableSource, Message>: ObservableSource
     }
 
     func _messengerDied(of observation: AnyObject) {
-        if _link.owns(observation) { messenger._stopBeingObservedByAll() }
+        if _link.owns(observation) { messenger._endObservationsAfterOriginDied() }
     }
 }
 

@@ -85,7 +85,7 @@ public final class Mapped<Origin: ObservableSource, Message>: ObservableSource, 
 
     func _messengerDied(of observation: AnyObject) {
         // A dead origin sends nothing more: its transform's observations end.
-        if _link.owns(observation) { messenger._stopBeingObservedByAll() }
+        if _link.owns(observation) { messenger._endObservationsAfterOriginDied() }
     }
 }
 

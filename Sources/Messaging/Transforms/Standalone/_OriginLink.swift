@@ -159,3 +159,15 @@ extension _Observation {
         _fields.pointee.observer as? any _MessengerDeathListener
     }
 }
+
+extension Messenger {
+    /// Ends every observation because the owner's origin died: the observations of transforms
+    /// further down a chain end as if this messenger had died, so that they end theirs in turn.
+    func _endObservationsAfterOriginDied() {
+        for observation in _core.tokenObservations() where observation._deactivate() {
+            observation._detachFromMessenger()
+            observation._deathListener?._messengerDied(of: observation)
+        }
+        _stopBeingObservedByAll()
+    }
+}
