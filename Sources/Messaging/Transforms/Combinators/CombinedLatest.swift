@@ -4,7 +4,7 @@
 /// ```swift
 /// let firstName = Var("Ada")
 /// let lastName = Var("Lovelace")
-/// let fullName = combineLatest(firstName.new(), lastName.new()).map { "\($0) \($1)" }
+/// let fullName = combineLatest(firstName.new(), lastName.new()).map { name in "\(name.0) \(name.1)" }
 /// observer.observe(fullName) { name in show(name) }
 /// ```
 ///
@@ -113,7 +113,7 @@ extension CombinedLatest: ObservableCache where repeat each Source: ObservableCa
 /// whenever one of them sends, once each has a message; see ``CombinedLatest``.
 ///
 /// ```swift
-/// let area = combineLatest(width.new(), height.new()).map { $0 * $1 }
+/// let area = combineLatest(width.new(), height.new()).map { size in size.0 * size.1 }
 /// ```
 ///
 /// Where another module's `combineLatest` (Swift Async Algorithms', say) makes the call ambiguous,
