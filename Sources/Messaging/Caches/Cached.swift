@@ -1,5 +1,5 @@
 /// A standalone transform that remembers the last message it forwarded: makes any observable an
-/// ``ObservableCache``; made by ``ObservableSource/cache()``.
+/// ``ObservableCache``; made by ``ObservableSource/cache()->Cached<Self,Self.Message>``.
 ///
 /// ```swift
 /// let profile = Messenger<Profile>()

@@ -8,9 +8,10 @@ struct StandaloneThreadingTests {
         let tagged = origin.map { ($0 / 1000, $0 % 1000) }.filter { _ in true }
         let log = Locked<[[Int]]>(Array(repeating: [], count: 8))
         let token = tagged.subscribe { thread, number in log.withLock { $0[thread].append(number) } }
-        #expect(runOnThreads(8) { thread in
-            for number in 0..<500 { origin.send(thread * 1000 + number) }
-        })
+        #expect(
+            runOnThreads(8) { thread in
+                for number in 0..<500 { origin.send(thread * 1000 + number) }
+            })
         #expect(log.value == Array(repeating: Array(0..<500), count: 8))
         withExtendedLifetime(token) {}
     }
@@ -21,13 +22,14 @@ struct StandaloneThreadingTests {
         do {
             let transform = origin.map { $0 + 1 }
             weakTransform = transform
-            #expect(runOnThreads(8) { thread in
-                for round in 0..<300 {
-                    let token = transform.subscribe { _ in }
-                    origin.send(round)
-                    if thread % 2 == 0 { token.stopObserving() }
-                }
-            })
+            #expect(
+                runOnThreads(8) { thread in
+                    for round in 0..<300 {
+                        let token = transform.subscribe { _ in }
+                        origin.send(round)
+                        if thread % 2 == 0 { token.stopObserving() }
+                    }
+                })
             #expect(transform.messenger.observationCount == 0)
             #expect(origin.observationCount == 0)
         }
@@ -39,15 +41,16 @@ struct StandaloneThreadingTests {
         let transform = origins[0].map { $0 }
         let received = Locked(0)
         let token = transform.subscribe { _ in received.withLock { $0 += 1 } }
-        #expect(runOnThreads(8) { thread in
-            for round in 0..<300 {
-                if thread < 2 {
-                    transform.origin = origins[(round + thread) % 4]
-                } else {
-                    origins[round % 4].send(round)
+        #expect(
+            runOnThreads(8) { thread in
+                for round in 0..<300 {
+                    if thread < 2 {
+                        transform.origin = origins[(round + thread) % 4]
+                    } else {
+                        origins[round % 4].send(round)
+                    }
                 }
-            }
-        })
+            })
         let current = transform.origin
         #expect(origins.map(\.observationCount).reduce(0, +) == 1)
         #expect(current.observationCount == 1)
@@ -68,9 +71,10 @@ struct StandaloneThreadingTests {
             last.withLock { $0 = [a, b, c, d, e, f, g, h] }
             count.withLock { $0 += 1 }
         }
-        #expect(runOnThreads(8) { thread in
-            for value in 1...200 { variables[thread].value = value }
-        })
+        #expect(
+            runOnThreads(8) { thread in
+                for value in 1...200 { variables[thread].value = value }
+            })
         #expect(last.value == Array(repeating: 200, count: 8))
         #expect(count.value == 1600)
         withExtendedLifetime(token) {}
@@ -81,9 +85,10 @@ struct StandaloneThreadingTests {
         let merged = Merged(sources)
         let total = Locked(0)
         let token = merged.subscribe { _ in total.withLock { $0 += 1 } }
-        #expect(runOnThreads(8) { thread in
-            for value in 0..<300 { sources[thread].send(value) }
-        })
+        #expect(
+            runOnThreads(8) { thread in
+                for value in 0..<300 { sources[thread].send(value) }
+            })
         #expect(total.value == 2400)
         withExtendedLifetime(token) {}
     }

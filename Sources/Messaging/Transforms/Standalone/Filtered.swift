@@ -27,7 +27,8 @@ public final class Filtered<Origin: ObservableSource, Message>: ObservableSource
     @usableFromInline let _link: _OriginLink<Origin, Origin.Message>
 
     @usableFromInline
-    init(_origin origin: Origin, messenger: Messenger<Message>, forward: @escaping (Origin.Message, AnyObject) -> Void) {
+    init(_origin origin: Origin, messenger: Messenger<Message>, forward: @escaping (Origin.Message, AnyObject) -> Void)
+    {
         self.messenger = messenger
         let core = messenger._core
         _link = _OriginLink(
