@@ -38,7 +38,7 @@ public final class CombinedLatest<each Source: ObservableSource>: ObservableSour
     public let sources: (repeat each Source)
 
     let _state: _CombineState<repeat (each Source).Message>
-    var _links: [any _AnyOriginLink] = []
+    let _links: [any _AnyOriginLink]
 
     /// Makes an observable that combines the latest messages of `sources`.
     ///
