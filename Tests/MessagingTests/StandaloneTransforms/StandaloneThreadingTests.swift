@@ -22,14 +22,16 @@ struct StandaloneThreadingTests {
         do {
             let transform = origin.map { $0 + 1 }
             weakTransform = transform
-            #expect(
-                runOnThreads(8) { thread in
-                    for round in 0..<300 {
-                        let token = transform.subscribe { _ in }
-                        origin.send(round)
-                        if thread % 2 == 0 { token.stopObserving() }
-                    }
-                })
+            // Weakly: a thread's closure may outlive the wait for the threads to finish.
+            let finished = runOnThreads(8) { [weak transform] thread in
+                guard let transform else { return }
+                for round in 0..<300 {
+                    let token = transform.subscribe { _ in }
+                    origin.send(round)
+                    if thread % 2 == 0 { token.stopObserving() }
+                }
+            }
+            #expect(finished)
             #expect(transform.messenger.observationCount == 0)
             #expect(origin.observationCount == 0)
         }
