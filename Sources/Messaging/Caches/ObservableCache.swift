@@ -8,7 +8,7 @@
 /// ```
 ///
 /// A ``Var`` is a cache: its latest message is an ``Update`` whose `old` and `new` both hold the
-/// current value. ``ObservableSource/cache()`` makes any observable a cache, and the transforms
+/// current value. ``ObservableSource/cache()->Cached<Self,Self.Message>`` makes any observable a cache, and the transforms
 /// that drop no message (`map`, `new()`, `unwrap(_:)`) of a cache are caches themselves.
 ///
 /// What the latest message is depends on the cache: usually the last message sent, or one that

@@ -57,7 +57,11 @@ open class Messenger<Message>: ObservableSource {
         table?.withUnsafeMutablePointers { count, slots in
             for index in 0..<count.pointee {
                 guard let observation = slots[index], observation._deactivate() else { continue }
-                observation._observer?.receiver._forgetMessenger(ObjectIdentifier(self))
+                if let observer = observation._observer {
+                    observer.receiver._forgetMessenger(ObjectIdentifier(self))
+                } else if observation._isToken, let listener = observation._deathListener {
+                    listener._messengerDied(of: observation)
+                }
                 observation._observableDidEnd()
             }
         }

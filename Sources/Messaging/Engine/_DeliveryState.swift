@@ -95,6 +95,12 @@ struct _CoreExtrasFields<Message> {
     /// The messenger's relationship ledger, made when first asked for. The state machine never
     /// touches it; it lives here because most messengers never need one.
     @usableFromInline var ledger: SubscriptionLedger?
+    /// The object to keep alive while the messenger has an active observation (a standalone
+    /// transform, say), registered by ``_MessengerCore/keepAliveWhileObserved(_:)``. Weak: while
+    /// nobody observes, the owner's own holders decide its life.
+    @usableFromInline weak var owner: (any _ObservedOwner)?
+    /// The owner, held strongly from the first active observation to the end of the last one.
+    @usableFromInline var keptAlive: (any _ObservedOwner)?
 
     @inlinable
     init() {}
@@ -337,9 +343,11 @@ struct _DeliveryState<Message> {
 
     /// Adds an observation at the end of the delivery order.
     ///
+    /// - Returns: The registered owner, when this is the only active observation: it is now kept
+    ///   alive, and must be told (after unlocking) that it is observed.
     /// - Complexity: O(1) amortized (O(*n*) once if a delivery is reading the table).
-    @inlinable
-    mutating func insert(_ observation: _Observation<Message>) {
+    @inlinable @discardableResult
+    mutating func insert(_ observation: _Observation<Message>) -> (any _ObservedOwner)? {
         if _table == nil { _table = .make(capacity: 4) }
         _prepareToChange(capacity: table.header + 1)
         observation._firstSequence = _queuedCount
@@ -349,6 +357,20 @@ struct _DeliveryState<Message> {
             count.pointee += 1
         }
         liveCount += 1
+        // Most messengers have no extras: one branch on a field that is rarely set.
+        guard liveCount == 1, let extras = _extras else { return nil }
+        return Self._keepOwnerAlive(extras)
+    }
+
+    /// Holds the registered owner, if it lives, from the first active observation on.
+    @inlinable @inline(never)
+    static func _keepOwnerAlive(
+        _ extras: _CoreExtras<Message>
+    ) -> (any _ObservedOwner)? {
+        let fields = extras._fields
+        guard let owner = fields.pointee.owner else { return nil }
+        fields.pointee.keptAlive = owner
+        return owner
     }
 
     /// Adds an observation that receives `latest` first, then every message sent after it was
@@ -389,25 +411,30 @@ struct _DeliveryState<Message> {
     /// Called exactly once for each observation that ended while its messenger lives. The caller
     /// keeps its own reference to `observation`, so this never frees it.
     ///
+    /// - Returns: The owner kept alive, when this was the last active observation: the caller
+    ///   tells it and releases it after unlocking.
     /// - Complexity: O(1) amortized (O(*n*) once if a delivery is reading the table).
-    @inlinable
-    mutating func remove(_ observation: _Observation<Message>) {
+    @inlinable @discardableResult
+    mutating func remove(_ observation: _Observation<Message>) -> (any _ObservedOwner)? {
         endsApplied &+= 1
-        guard _table != nil else { return }
+        guard _table != nil else { return nil }
         let slot = observation._slot
         let isInTable = table.withUnsafeMutablePointers { count, slots in
             slot >= 0 && slot < count.pointee && slots[slot] === observation
         }
-        guard isInTable else { return }
+        guard isInTable else { return nil }
         _prepareToChange(capacity: table.header)
         table.withUnsafeMutablePointers { _, slots in slots[slot] = nil }
         observation._slot = -1
         liveCount -= 1
         if table.header > 32, liveCount * 2 < table.header { _compact() }
+        guard liveCount == 0, let extras = _extras else { return nil }
+        return extras._fields.pointee.keptAlive.take()
     }
 
     /// Empties the table and returns it, for release outside the lock. Messages still queued stay
-    /// until the running delivery finishes, which discards them.
+    /// until the running delivery finishes, which discards them. An owner kept alive stays kept:
+    /// take it with ``takeKeptOwner()``.
     @inlinable
     mutating func removeAll() -> _ObservationTable<Message>? {
         var removed: _ObservationTable<Message>?
@@ -421,6 +448,13 @@ struct _DeliveryState<Message> {
             for index in 0..<count.pointee { slots[index]?._slot = -1 }
         }
         return removed
+    }
+
+    /// Takes out the owner kept alive, if any, for release outside the lock without telling it:
+    /// after ``removeAll()``, when the messenger is going away.
+    @inlinable
+    mutating func takeKeptOwner() -> (any _ObservedOwner)? {
+        _extras?._fields.pointee.keptAlive.take()
     }
 
     /// Closes the holes, keeping the order; no element is copied or released.

@@ -326,16 +326,35 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
     }
 
     /// Adds an observation unless it already ended (a concurrent `stopObserving` may win the race).
+    ///
+    /// The first active observation of a messenger with a registered owner keeps the owner alive
+    /// and tells it, after unlocking.
     @inlinable
     final func insert(_ observation: _Observation<Message>) {
-        withLock {
-            if observation._isActive { _state.pointee.insert(observation) }
+        let owner = withLock {
+            observation._isActive ? _state.pointee.insert(observation) : nil
         }
+        if let owner { owner._observedChanged() }
     }
 
     /// Removes an observation from the delivery table; the caller keeps it alive.
+    ///
+    /// The end of the last active observation of a messenger with a registered owner tells the
+    /// owner and then releases it, after unlocking.
     func remove(_ observation: _Observation<Message>) {
-        withLock { _state.pointee.remove(observation) }
+        let owner = withLock { _state.pointee.remove(observation) }
+        if let owner { owner._observedChanged() }
+    }
+
+    /// Keeps `owner` alive for as long as the messenger has an active observation, and tells it
+    /// (``_ObservedOwner/_observedChanged()``, outside the lock) whenever the number of active
+    /// observations leaves or reaches zero. Register before anyone can observe.
+    final func keepAliveWhileObserved(_ owner: any _ObservedOwner) {
+        withLock {
+            let extras = _state.pointee._madeExtras()
+            extras.pointee.owner = owner
+            if _state.pointee.liveCount > 0 { extras.pointee.keptAlive = owner }
+        }
     }
 
     /// The observations that tokens own, for ending them; released by the caller, outside the lock.
@@ -356,8 +375,14 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         // metadata at run time; a messenger that was never observed skips all of it (`withLock`
         // included, generic over its result).
         _lock()
-        defer { _unlock() }
-        guard _state.pointee._table != nil else { return nil }
-        return _state.pointee.removeAll()
+        guard _state.pointee._table != nil else {
+            _unlock()
+            return nil
+        }
+        let table = _state.pointee.removeAll()
+        let owner = _state.pointee.takeKeptOwner()
+        _unlock()
+        _ = consume owner  // released here, outside the lock
+        return table
     }
 }

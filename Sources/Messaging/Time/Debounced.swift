@@ -5,15 +5,20 @@
 /// sent, with the debounced observable as its author, from a task of its own. The messages of a
 /// burst before the latest are never delivered. This is SwiftySignals' `debounce(timeout:)`.
 ///
-/// It observes its source with a token and holds the source strongly, so a chain such as
-/// `Var(0).debounce(for: .seconds(1))` stays alive as long as its end. Its countdown task holds
-/// it weakly: releasing the debounced observable drops a pending message and ends the countdown.
+/// It holds its source strongly and observes it only while it is observed itself, once however
+/// many observe it. Observing it keeps it (and so its source) alive for as long as the observation
+/// lasts, so `observer.observe(Var(0).debounce(for: .seconds(1))) { ... }` needs nothing else
+/// kept. Its countdown task holds it weakly: once nobody observes it or holds it, it is freed,
+/// which drops a pending message and ends the countdown. If its source's messenger dies (a
+/// ``Weak`` source whose observable is gone), its observations end.
 ///
 /// - Complexity: O(1) per message from the source, and no allocation while a countdown runs: a
 ///   burst of messages costs one task, however many messages it has.
-public final class Debounced<Source: ObservableSource>: ObservableSource, _SleeperOwner, @unchecked Sendable
+public final class Debounced<Source: ObservableSource>: ObservableSource, _SleeperOwner, _ObservedOwner,
+    _MessengerDeathListener, @unchecked Sendable
 where Source.Message: Sendable {
-    // `_state`: `_lock`. `_token` is set once, in `init`. `_source` is only kept alive, never used.
+    // `_state`: `_lock`. `_link` is set once, in `init`, and guards the source with its own lock;
+    // the source is only used to read its messenger, when observing starts.
 
     /// The messenger that sends the debounced messages.
     public let messenger = Messenger<Source.Message>()
@@ -21,18 +26,29 @@ where Source.Message: Sendable {
     /// How long the source must stay quiet before its latest message is sent.
     public let interval: Duration
 
-    let _source: Source
     let _timeline: _Timeline
     let _lock = _Lock()
     var _state: _DebounceState<Source.Message, Task<Void, Never>>
-    var _token: ObservationToken?
+    var _link: _OriginLink<Source, Source.Message>?
 
     init(_ source: Source, interval: Duration, clock: any Clock<Duration>) {
-        _source = source
         self.interval = interval
         _timeline = _Timeline(clock)
         _state = _DebounceState(interval: interval)
-        _token = source.subscribe { [weak self] message in self?._receive(message) }
+        let core = messenger._core
+        _link = _OriginLink(
+            source, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 },
+            handler: { [weak self] message, _ in self?._receive(message) })
+        core.keepAliveWhileObserved(self)
+    }
+
+    @usableFromInline
+    func _observedChanged() {
+        _link?.update(listener: self)
+    }
+
+    func _messengerDied(of observation: AnyObject) {
+        if _link?.owns(observation) == true { messenger._endObservationsAfterOriginDied() }
     }
 
     deinit {
@@ -79,7 +95,8 @@ extension ObservableSource where Message: Sendable {
     /// - Parameters:
     ///   - interval: How long this observable must stay quiet before its latest message is sent.
     ///   - clock: The clock that measures the interval.
-    /// - Returns: The debounced observable. Keep it: it stops when released.
+    /// - Returns: The debounced observable. Observing it keeps it alive; it observes this
+    ///   observable only while it is observed.
     /// - Complexity: O(1).
     public func debounce(
         for interval: Duration, clock: any Clock<Duration> = ContinuousClock()

@@ -6,13 +6,17 @@
 /// messages that follow within the interval are dropped, and none is sent when the interval ends.
 /// For the latest message of a burst instead, use ``ObservableSource/debounce(for:clock:)``.
 ///
-/// It observes its source with a token and holds the source strongly, so a chain stays alive as
-/// long as its end.
+/// It holds its source strongly and observes it only while it is observed itself, once however
+/// many observe it. Observing it keeps it (and so its source) alive for as long as the observation
+/// lasts. If its source's messenger dies (a ``Weak`` source whose observable is gone), its
+/// observations end.
 ///
 /// - Complexity: O(1) per message from the source, and no allocation.
-public final class Throttled<Source: ObservableSource>: ObservableSource, @unchecked Sendable
+public final class Throttled<Source: ObservableSource>: ObservableSource, _ObservedOwner, _MessengerDeathListener,
+    @unchecked Sendable
 where Source.Message: Sendable {
-    // `_state`: `_lock`. `_token` is set once, in `init`. `_source` is only kept alive, never used.
+    // `_state`: `_lock`. `_link` is set once, in `init`, and guards the source with its own lock;
+    // the source is only used to read its messenger, when observing starts.
 
     /// The messenger that sends the messages that pass.
     public let messenger = Messenger<Source.Message>()
@@ -20,18 +24,29 @@ where Source.Message: Sendable {
     /// The shortest time between two messages sent.
     public let interval: Duration
 
-    let _source: Source
     let _timeline: _Timeline
     let _lock = _Lock()
     var _state: _ThrottleState<Source.Message>
-    var _token: ObservationToken?
+    var _link: _OriginLink<Source, Source.Message>?
 
     init(_ source: Source, interval: Duration, clock: any Clock<Duration>) {
-        _source = source
         self.interval = interval
         _timeline = _Timeline(clock)
         _state = _ThrottleState(interval: interval)
-        _token = source.subscribe { [weak self] message in self?._receive(message) }
+        let core = messenger._core
+        _link = _OriginLink(
+            source, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 },
+            handler: { [weak self] message, _ in self?._receive(message) })
+        core.keepAliveWhileObserved(self)
+    }
+
+    @usableFromInline
+    func _observedChanged() {
+        _link?.update(listener: self)
+    }
+
+    func _messengerDied(of observation: AnyObject) {
+        if _link?.owns(observation) == true { messenger._endObservationsAfterOriginDied() }
     }
 
     private func _receive(_ message: Source.Message) {
@@ -58,7 +73,8 @@ extension ObservableSource where Message: Sendable {
     /// - Parameters:
     ///   - interval: The shortest time between two messages sent.
     ///   - clock: The clock that measures the interval.
-    /// - Returns: The throttled observable. Keep it: it stops when released.
+    /// - Returns: The throttled observable. Observing it keeps it alive; it observes this
+    ///   observable only while it is observed.
     /// - Complexity: O(1).
     public func throttle(
         for interval: Duration, clock: any Clock<Duration> = ContinuousClock()

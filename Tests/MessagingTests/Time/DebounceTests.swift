@@ -42,7 +42,7 @@ struct DebounceTests {
         withExtendedLifetime(token) {}
     }
 
-    @Test func releasingTheDebouncedObservableDropsItsPendingMessage() async {
+    @Test func endingTheLastObservationOfAReleasedDebouncedObservableDropsItsPendingMessage() async {
         let clock = ManualClock()
         let source = Messenger<String>()
         var debounced: Debounced<Messenger<String>>? = source.debounce(for: .seconds(10), clock: clock)
@@ -53,6 +53,8 @@ struct DebounceTests {
         await clock.waitForSleepers(1)
         #expect(source.observationCount == 1)
         debounced = nil
+        #expect(weakDebounced != nil)  // observed: kept alive
+        token?.stopObserving()
         #expect(weakDebounced == nil)
         #expect(source.observationCount == 0)
         await clock.waitForSleepers(0)  // its sleeper was cancelled

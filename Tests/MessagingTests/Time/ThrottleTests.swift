@@ -35,13 +35,17 @@ import Testing
         #expect(authors.objects.count == 1 && authors.objects.first === throttled)
     }
 
-    @Test func releasingTheThrottledObservableEndsItsObservationAndFreesTheSource() {
+    @Test func endingTheLastObservationOfAReleasedThrottledObservableFreesItAndTheSource() {
         var source: Messenger<String>? = Messenger()
         weak let weakSource = source
         var throttled = source?.throttle(for: .seconds(1), clock: ManualClock())
         weak let weakThrottled = throttled
+        #expect(source?.observationCount == 0)  // observes its source only while observed
+        let token = throttled?.subscribe { _ in }
         #expect(source?.observationCount == 1)
         throttled = nil
+        #expect(weakThrottled != nil)  // observed: kept alive
+        token?.stopObserving()
         #expect(weakThrottled == nil)
         #expect(source?.observationCount == 0)
         source = nil

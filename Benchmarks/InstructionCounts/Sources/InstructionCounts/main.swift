@@ -7,7 +7,9 @@
 // Scenarios: closure-send-1, messenger-send-1, closure-send-1000, messenger-send-1000 (per
 // delivery), messenger-chain-1000 (per delivery through map, filter, map), var-set (a variable
 // with one observer), token-subscribe-cancel, observe-existing (an observer made before observes
-// a messenger), empty-messenger.
+// a messenger), empty-messenger, standalone-map-1 and standalone-map-1000 (per delivery through a
+// standalone `map`, one per observer: compare with messenger-send-1 and messenger-send-1000),
+// standalone-map-shared-1000 (one standalone `map` that 1000 observers share).
 
 import Foundation
 import Messaging
@@ -92,6 +94,27 @@ func run(_ scenario: String, _ count: Int) {
             observer.observe(messenger).map { $0 &+ 1 }.filter { $0 != Int.min }.map { $0 &* 2 }.receive {
                 receiving.consume($0)
             }
+        }
+        for value in 0..<count { messenger.send(value) }
+        withExtendedLifetime(observers) {}
+    case "standalone-map-1", "standalone-map-1000":
+        // Each observer observes a standalone map of its own: per delivery, the origin's delivery
+        // to the map, the map and the map's delivery to its one observer.
+        let messenger = Messenger<Int>()
+        let observers = (0..<(scenario == "standalone-map-1" ? 1 : 1000)).map { _ in FreeObserver() }
+        for observer in observers {
+            let receiving = Receiving()
+            observer.observe(messenger.map { $0 &+ 1 }) { receiving.consume($0) }
+        }
+        for value in 0..<count { messenger.send(value) }
+        withExtendedLifetime(observers) {}
+    case "standalone-map-shared-1000":
+        let messenger = Messenger<Int>()
+        let mapped = messenger.map { $0 &+ 1 }
+        let observers = (0..<1000).map { _ in FreeObserver() }
+        for observer in observers {
+            let receiving = Receiving()
+            observer.observe(mapped) { receiving.consume($0) }
         }
         for value in 0..<count { messenger.send(value) }
         withExtendedLifetime(observers) {}

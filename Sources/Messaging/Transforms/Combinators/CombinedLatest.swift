@@ -1,0 +1,261 @@
+/// An observable that sends the latest messages of several observables together, as a tuple,
+/// whenever one of them sends, once each has sent; made by ``combineLatest(_:_:_:)``.
+///
+/// ```swift
+/// let firstName = Var("Ada")
+/// let lastName = Var("Lovelace")
+/// let fullName = combineLatest(firstName.new(), lastName.new()).map { name in "\(name.0) \(name.1)" }
+/// observer.observe(fullName) { name in show(name) }
+/// ```
+///
+/// Each tuple carries the author of the message that caused it. A source that is an
+/// ``ObservableCache`` starts from its ``ObservableCache/latestMessage`` (read when the combination
+/// starts observing it), so a combination of caches sends on the first change of any of them; a
+/// source that is not a cache counts once it has sent. The latest messages are kept while nobody
+/// observes; a cache's is read again when observing starts again. When every source is a cache,
+/// the combination is one too, and its latest message is the tuple of theirs.
+///
+/// The latest messages are kept under a lock, and the tuples are sent after unlocking, in the order
+/// the changes were made, whichever threads make them: the last tuple sent is always the latest.
+///
+/// It observes its sources only while it is observed itself, once each however many observe it,
+/// and observing it keeps it and its sources alive for as long as the observation lasts. It holds
+/// its sources strongly; wrap one with ``ObservableSource/weak()`` to hold it weakly. A source
+/// that dies (a ``Weak`` one whose observable is gone) ends nothing: its latest message stays part
+/// of the tuple.
+///
+/// - Complexity: Per message of a source, while observed: O(*n*) for *n* sources, and one send.
+public final class CombinedLatest<each Source: ObservableSource>: ObservableSource, _ObservedOwner,
+    _MessengerDeathListener
+{
+    /// A tuple of one message of each source.
+    public typealias Message = (repeat (each Source).Message)
+
+    /// The messenger that sends the tuples.
+    public let messenger: Messenger<(repeat (each Source).Message)>
+
+    /// The observables combined, in the order of the tuple.
+    public let sources: (repeat each Source)
+
+    let _state: _CombineState<repeat (each Source).Message>
+    let _links: [any _AnyOriginLink]
+
+    /// Makes an observable that combines the latest messages of `sources`.
+    ///
+    /// Prefer ``combineLatest(_:_:_:)``, which asks for at least two sources.
+    ///
+    /// - Parameter sources: The observables to combine.
+    /// - Complexity: O(*n*) for *n* sources.
+    public init(_ sources: repeat each Source) {
+        let messenger = Messenger<(repeat (each Source).Message)>()
+        let core = messenger._core
+        let state = _CombineState<repeat (each Source).Message>(core: core)
+        self.messenger = messenger
+        self.sources = (repeat each sources)
+        _state = state
+        var links: [any _AnyOriginLink] = []
+        for (source, slot) in repeat (each sources, each state.slots) {
+            links.append(Self._link(source, slot, state, core))
+        }
+        _links = links
+        core.keepAliveWhileObserved(self)
+    }
+
+    /// The link that observes `source` and keeps its latest message in `slot`.
+    static func _link<Origin: ObservableSource>(
+        _ source: Origin,
+        _ slot: _LatestSlot<Origin.Message>,
+        _ state: _CombineState<repeat (each Source).Message>,
+        _ core: _MessengerCore<(repeat (each Source).Message)>
+    ) -> _OriginLink<Origin, Origin.Message> {
+        _OriginLink(
+            source,
+            messengerOf: { $0.messenger },
+            isObserved: { core.observationCount > 0 },
+            handler: { message, author in state.receive(message, in: slot, author: author) },
+            starter: { origin, insert in
+                let received = state.receivedCount(of: slot)
+                insert()
+                // Read after observing, so that nothing sent meanwhile is missed; stored only if
+                // no message came in meanwhile.
+                if let latest = _latestMessage(ifCache: origin) {
+                    state.seed(latest, in: slot, ifReceivedCountIs: received)
+                }
+            }
+        )
+    }
+
+    @usableFromInline
+    func _observedChanged() {
+        for link in _links { link.update(listener: self) }
+    }
+
+    func _messengerDied(of observation: AnyObject) {
+        // A dead source ends nothing: its latest message stays.
+    }
+}
+
+// The sources are immutable; the latest messages are guarded by the state's lock, and each link
+// guards its own observation.
+extension CombinedLatest: @unchecked Sendable
+where repeat each Source: Sendable, repeat (each Source).Message: Sendable {}
+
+extension CombinedLatest: ObservableCache where repeat each Source: ObservableCache {
+    /// The tuple of the sources' latest messages.
+    ///
+    /// - Complexity: Reading each source's latest message.
+    public var latestMessage: (repeat (each Source).Message) {
+        (repeat (each sources).latestMessage)
+    }
+}
+
+/// Makes an observable that sends the latest messages of two or more observables as a tuple,
+/// whenever one of them sends, once each has a message; see ``CombinedLatest``.
+///
+/// ```swift
+/// let area = combineLatest(width.new(), height.new()).map { size in size.0 * size.1 }
+/// ```
+///
+/// Where another module's `combineLatest` (Swift Async Algorithms', say) makes the call ambiguous,
+/// write `Messaging.combineLatest(a, b)` or `CombinedLatest(a, b)`.
+///
+/// - Parameters:
+///   - first: The first observable.
+///   - second: The second observable.
+///   - others: Any further observables.
+/// - Returns: The combination.
+/// - Complexity: O(*n*) for *n* observables.
+public func combineLatest<First: ObservableSource, Second: ObservableSource, each Other: ObservableSource>(
+    _ first: First, _ second: Second, _ others: repeat each Other
+) -> CombinedLatest<First, Second, repeat each Other> {
+    CombinedLatest(first, second, repeat each others)
+}
+
+/// The latest message of `source` if it is an ``ObservableCache``.
+func _latestMessage<Origin: ObservableSource>(ifCache source: Origin) -> Origin.Message? {
+    guard let cache = source as? any ObservableCache else { return nil }
+    return _openLatestMessage(cache) as? Origin.Message
+}
+
+private func _openLatestMessage<Cache: ObservableCache>(_ cache: Cache) -> Any {
+    cache.latestMessage
+}
+
+/// The latest message of one source of a combination; guarded by its ``_CombineState``'s lock.
+final class _LatestSlot<Value> {
+    var value: Value?
+    /// How many messages the source sent to the combination.
+    var received: UInt64 = 0
+
+    init() {}
+}
+
+/// Why a tuple could not be made: a source has no message yet.
+struct _NoMessageYet: Error {}
+
+/// Unwraps a slot's value for a tuple; typed, so that failing allocates nothing.
+func _required<Value>(_ slot: _LatestSlot<Value>) throws(_NoMessageYet) -> Value {
+    guard let value = slot.value else { throw _NoMessageYet() }
+    return value
+}
+
+/// A new slot, typed after `type`.
+func _makeSlot<Value>(_ type: Value.Type) -> _LatestSlot<Value> { _LatestSlot() }
+
+/// The latest messages of a combination's sources.
+final class _CombineState<each Value>: @unchecked Sendable {
+    // The slots' contents and the outbox are guarded by `_lock`.
+    let _lock = _Lock()
+    let slots: (repeat _LatestSlot<each Value>)
+    let _outbox: _Outbox<(repeat each Value)>
+
+    init(core: _MessengerCore<(repeat each Value)>) {
+        _outbox = _Outbox(core: core)
+        slots = (repeat _makeSlot((each Value).self))
+    }
+
+    /// The tuple of the latest messages, if every source has one. Call under the lock.
+    func _combined() -> (repeat each Value)? {
+        do throws(_NoMessageYet) {
+            return (repeat try _required(each slots))
+        } catch {
+            return nil
+        }
+    }
+
+    /// How many messages the source of `slot` sent.
+    func receivedCount<Slot>(of slot: _LatestSlot<Slot>) -> UInt64 {
+        _lock.withLock { slot.received }
+    }
+
+    /// Stores a cache's latest message unless its source sent since `received`; sends nothing.
+    func seed<Slot>(_ latest: Slot, in slot: _LatestSlot<Slot>, ifReceivedCountIs received: UInt64) {
+        var value: Slot? = latest
+        _lock.withLock {
+            if slot.received == received { swap(&value, &slot.value) }
+        }
+        withExtendedLifetime(value) {}  // the replaced message is released here, outside the lock
+    }
+
+    /// Stores a source's message and sends the new tuple, if every source has a message.
+    ///
+    /// - Complexity: O(*n*) for *n* sources, and one send.
+    func receive<Slot>(_ message: Slot, in slot: _LatestSlot<Slot>, author: AnyObject) {
+        var replaced: Slot? = message
+        _lock.lock()
+        swap(&replaced, &slot.value)
+        slot.received &+= 1
+        let sends = _combined().map { _outbox.post($0, author: author) } ?? false
+        _lock.unlock()
+        withExtendedLifetime(replaced) {}  // released here, outside the lock
+        if sends { _outbox.send(lock: _lock) }
+    }
+}
+
+/// The tuples of a combination waiting to be sent.
+///
+/// A tuple is posted under the combination's lock, in the order of the changes, and sent after
+/// unlocking by one thread at a time: a thread that finds another sending leaves its tuple for
+/// that thread, which sends it before it stops. So tuples go out in the order they were made, and
+/// the last one sent is always the latest.
+final class _Outbox<Message> {
+    // Guarded by the lock of the `_CombineState` that owns it.
+    var _pending: [(Message, AnyObject)] = []
+    /// An empty buffer that keeps its capacity, swapped with `_pending` by the sending thread.
+    var _spare: [(Message, AnyObject)] = []
+    var _isSending = false
+    let _core: _MessengerCore<Message>
+
+    init(core: _MessengerCore<Message>) {
+        _core = core
+    }
+
+    /// Queues a tuple; `true` if the caller must now send (``send(lock:)``). Call under the lock.
+    func post(_ message: Message, author: AnyObject) -> Bool {
+        _pending.append((message, author))
+        guard !_isSending else { return false }
+        _isSending = true
+        return true
+    }
+
+    /// Sends the queued tuples, in order, until none is left. Call without the lock.
+    func send(lock: _Lock) {
+        while true {
+            var batch: [(Message, AnyObject)] = []
+            lock.withLock {
+                if _pending.isEmpty {
+                    _isSending = false
+                } else {
+                    swap(&batch, &_spare)
+                    swap(&batch, &_pending)
+                }
+            }
+            if batch.isEmpty { return }
+            for (message, author) in batch {
+                _core.send(message, author: author, checksChange: false, isolation: nil)
+            }
+            batch.removeAll(keepingCapacity: true)  // the tuples are released here, outside the lock
+            lock.withLock { swap(&batch, &_spare) }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+/// One observed source of a standalone transform, a combinator or a time operator: observes its
+/// origin only while the owner is observed, and moves that observation when the origin is
+/// replaced.
+///
+/// The owner's messenger core keeps the owner alive while it is observed and calls the owner's
+/// ``_ObservedOwner/_observedChanged()`` when the number of its observations leaves or reaches
+/// zero; the owner then calls ``update(listener:)``, which starts or ends the observation of the
+/// origin. Calls may come from several threads in any order, so `update` reads the owner's
+/// current number of observations, acts, and reads again until the two agree.
+///
+/// The observation of the origin is made like a token's (no ``Observer``); its `observer` field
+/// holds the owner weakly, so that the origin's messenger tells the owner when it dies.
+@usableFromInline
+final class _OriginLink<Origin, Input>: @unchecked Sendable {
+    // `_origin`, `_observation` and `_generation` are guarded by `_lock`; the rest is immutable.
+    // The owner's type is `Sendable` only when `Origin` is, so an origin that is not `Sendable`
+    // is only ever touched on the threads its owner may be used on.
+
+    let _lock = _Lock()
+    var _origin: Origin
+    /// The observation of the origin's messenger while the owner is observed. It stays, ended,
+    /// when the origin's messenger died or ended it, until the owner is no longer observed.
+    var _observation: _Observation<Input>?
+    /// Counts origin replacements: an observation made for an older origin is dropped.
+    var _generation: UInt64 = 0
+    /// Reads the origin's messenger: a user getter, called outside the lock.
+    let _messengerOf: (Origin) -> Messenger<Input>
+    /// What each message from the origin goes to.
+    let _handler: (Input, AnyObject) -> Void
+    /// Whether the owner has an active observation.
+    let _isObserved: () -> Bool
+    /// Runs its second argument, which inserts the new observation of the origin; `nil`: just
+    /// insert. A combinator reads a cache's latest message around the insertion.
+    let _starter: ((Origin, () -> Void) -> Void)?
+
+    @usableFromInline
+    init(
+        _ origin: Origin,
+        messengerOf: @escaping (Origin) -> Messenger<Input>,
+        isObserved: @escaping () -> Bool,
+        handler: @escaping (Input, AnyObject) -> Void,
+        starter: ((Origin, () -> Void) -> Void)? = nil
+    ) {
+        _origin = origin
+        _messengerOf = messengerOf
+        _isObserved = isObserved
+        _handler = handler
+        _starter = starter
+    }
+
+    deinit {
+        // The owner is gone: stop observing the origin.
+        if let observation = _observation, observation._deactivate() { observation._detachFromMessenger() }
+    }
+
+    /// The origin.
+    var origin: Origin { _lock.withLock { _origin } }
+
+    /// Replaces the origin; the observation, if any, moves to the new one.
+    ///
+    /// - Complexity: O(1) amortized, plus ending and starting one observation.
+    func replaceOrigin(_ newOrigin: Origin, listener: any _MessengerDeathListener) {
+        var old: Origin = newOrigin
+        let ended = _lock.withLock { () -> _Observation<Input>? in
+            swap(&old, &_origin)
+            _generation &+= 1
+            return _observation.take()
+        }
+        if let ended, ended._deactivate() { ended._detachFromMessenger() }
+        _ = consume old  // released here, outside the lock
+        update(listener: listener)
+    }
+
+    /// Whether `observation` is this link's current observation: its origin's messenger died.
+    func owns(_ observation: AnyObject) -> Bool {
+        _lock.withLock { _observation === observation }
+    }
+
+    /// Starts observing the origin if the owner is observed and the link does not observe yet;
+    /// ends the observation if the owner is not observed. Repeats until the two agree.
+    func update(listener: any _MessengerDeathListener) {
+        while true {
+            let observed = _isObserved()
+            let step = _lock.withLock { () -> _LinkStep<Origin, Input> in
+                if observed {
+                    return _observation == nil ? .start(_origin, _generation) : .done
+                }
+                guard let observation = _observation.take() else { return .done }
+                return .stop(observation)
+            }
+            switch consume step {
+            case .done:
+                return
+            case .stop(let observation):
+                if observation._deactivate() { observation._detachFromMessenger() }
+            case .start(let origin, let generation):
+                _start(origin, generation, listener: listener)
+            }
+        }
+    }
+
+    /// Makes the observation of `origin` and installs it unless the origin was replaced or
+    /// another thread installed one meanwhile.
+    func _start(_ origin: Origin, _ generation: UInt64, listener: any _MessengerDeathListener) {
+        let messenger = _messengerOf(origin)
+        let observation = _Observation<Input>._makeForwarding(
+            core: messenger._core, handler: .messageAndAuthor(_handler), listener: listener)
+        let installed = _lock.withLock { () -> Bool in
+            guard _generation == generation, _observation == nil else { return false }
+            _observation = observation
+            return true
+        }
+        // If another thread ended it meanwhile, `insert` leaves it out. One that was not installed
+        // was never inserted: releasing it is all.
+        guard installed else { return }
+        if let starter = _starter {
+            starter(origin) { messenger._core.insert(observation) }
+        } else {
+            messenger._core.insert(observation)
+        }
+    }
+}
+
+/// What a combinator needs of its links, whatever their origin's type.
+protocol _AnyOriginLink: AnyObject {
+    func update(listener: any _MessengerDeathListener)
+    func owns(_ observation: AnyObject) -> Bool
+}
+
+extension _OriginLink: _AnyOriginLink {}
+
+/// What ``_OriginLink/update(listener:)`` does after unlocking.
+enum _LinkStep<Origin, Input> {
+    case done
+    case start(Origin, UInt64)
+    case stop(_Observation<Input>)
+}
+
+extension _Observation {
+    /// An observation made like a token's, whose `observer` field holds `listener` weakly so that
+    /// the messenger's death reaches it (see `Messenger.deinit`).
+    static func _makeForwarding(
+        core: _MessengerCore<Message>,
+        handler: _Handler<Message>,
+        listener: any _MessengerDeathListener
+    ) -> _Observation<Message> {
+        let observation = unsafeDowncast(
+            create(minimumCapacity: 1) { _ in
+                _ObservationFields(observer: listener, target: nil, core: core, handler: handler, isToken: true)
+            },
+            to: _Observation<Message>.self
+        )
+        observation.withUnsafeMutablePointerToElements { $0.initialize(to: 1) }
+        return observation
+    }
+
+    /// The object told when this observation's messenger dies, if it made the observation.
+    var _deathListener: (any _MessengerDeathListener)? {
+        _fields.pointee.observer as? any _MessengerDeathListener
+    }
+}
+
+extension Messenger {
+    /// Ends every observation because the owner's origin died: the observations of transforms
+    /// further down a chain end as if this messenger had died, so that they end theirs in turn.
+    func _endObservationsAfterOriginDied() {
+        for observation in _core.tokenObservations() where observation._deactivate() {
+            observation._detachFromMessenger()
+            observation._deathListener?._messengerDied(of: observation)
+        }
+        _stopBeingObservedByAll()
+    }
+}
