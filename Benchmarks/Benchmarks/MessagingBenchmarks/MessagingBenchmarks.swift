@@ -418,6 +418,10 @@ let benchmarks: @Sendable () -> Void = {
     registerEmptyMessengerBenchmark()
     registerVariableSetBenchmarks(messaging)
     registerAmISubscribedBenchmarks(messaging)
+    registerStandaloneTransformBenchmarks()
+    registerPromiseBenchmarks()
+    registerAsyncSequenceBenchmarks()
+    registerObservationBenchmarks()
 
     registerSubscribeAndCancelBenchmarks(
         openCombine,

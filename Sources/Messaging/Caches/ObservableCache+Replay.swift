@@ -42,10 +42,11 @@ extension ObservableCache {
     /// ```
     ///
     /// Replay is off unless asked for. With it, reading the latest message and starting the
-    /// observation are one step: for a ``Var`` or a cache made by the library, nothing sent
-    /// meanwhile is missed or received twice, and the replayed message comes before any other,
-    /// authored by the cache. For a cache of your own, whose state the library cannot read under
-    /// its messenger's lock, ``latestMessage`` is read just before the observation starts: nothing
+    /// observation are one step: for a ``Var``, nothing sent meanwhile is missed or received twice,
+    /// and the replayed message comes before any other, authored by the cache. For any other
+    /// cache, whose state the library cannot read under its messenger's lock (one of your own, a
+    /// `cache()`, a transform of a cache), ``latestMessage`` is read just before the observation
+    /// starts: nothing
     /// sent after the read is missed, but a message about a change made before the read and sent
     /// after it arrives after the replayed state that already includes it.
     ///
