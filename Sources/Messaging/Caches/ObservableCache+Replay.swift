@@ -3,6 +3,10 @@
 struct _Replay<Message> {
     /// Called under the messenger's lock: library code only.
     let latest: () -> Message
+    /// For a cache whose state the lock does not guard: reads ``ObservableCache/latestMessage``
+    /// again when the replay is delivered at once, after the observation (and a transform's
+    /// observation of its origin) has started.
+    var reread: (() -> Message)? = nil
     let author: AnyObject
     /// The actor of the caller that starts the observation.
     let isolation: (any Actor)?
@@ -15,10 +19,11 @@ struct _Replay<Message> {
         if let locked = cache as? any _LatestUnderLock<Message> {
             return _Replay(latest: { locked._latestMessageUnderLock() }, author: cache, isolation: isolation)
         }
-        // A cache of the user's own: its state is not under the messenger's lock, so its latest
-        // message is read first, outside any lock.
+        // Any other cache: its state is not under the messenger's lock. Its latest message is read
+        // before the observation starts, for a replay queued behind another thread's delivery,
+        // and again once it has started, when this thread delivers the replay itself.
         let latest = cache.latestMessage
-        return _Replay(latest: { latest }, author: cache, isolation: isolation)
+        return _Replay(latest: { latest }, reread: { cache.latestMessage }, author: cache, isolation: isolation)
     }
 }
 
@@ -45,10 +50,8 @@ extension ObservableCache {
     /// observation are one step: for a ``Var``, nothing sent meanwhile is missed or received twice,
     /// and the replayed message comes before any other, authored by the cache. For any other
     /// cache, whose state the library cannot read under its messenger's lock (one of your own, a
-    /// `cache()`, a transform of a cache), ``latestMessage`` is read just before the observation
-    /// starts: nothing
-    /// sent after the read is missed, but a message about a change made before the read and sent
-    /// after it arrives after the replayed state that already includes it.
+    /// `cache()`, a transform of a cache), ``latestMessage`` is read outside the lock; see
+    /// <doc:CachesAndReplay> for what that guarantees.
     ///
     /// - Parameters:
     ///   - replayingLatest: Whether the handler first receives ``latestMessage``.
@@ -65,7 +68,7 @@ extension ObservableCache {
         let observation = _Observation.makeToken(core: messenger._core, handler: .message(receive))
         let replay = _Replay.of(self, isolation: nil)
         messenger._core.insertReplaying(
-            observation, latest: replay.latest, author: replay.author, isolation: nil)
+            observation, latest: replay.latest, reread: replay.reread, author: replay.author, isolation: nil)
         return ObservationToken(observation)
     }
 }

@@ -104,7 +104,8 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         }
         if let replay {
             messenger._core.insertReplaying(
-                observation, latest: replay.latest, author: replay.author, isolation: replay.isolation)
+                observation, latest: replay.latest, reread: replay.reread, author: replay.author,
+                isolation: replay.isolation)
         } else {
             messenger._core.insert(observation)
         }

@@ -380,13 +380,15 @@ struct _DeliveryState<Message> {
     /// the observation before the caller has delivered `latest` to it. Otherwise `latest` is queued
     /// for this observation alone, ahead of every message sent after it.
     ///
+    /// - Returns: What to deliver, and the registered owner when this is the only active
+    ///   observation (see ``insert(_:)``), for the caller to tell after unlocking.
     /// - Complexity: O(1) amortized (O(*n*) once if a delivery is reading the table).
     mutating func insertReplaying(
         _ observation: _Observation<Message>,
         latest: Message,
         author: AnyObject
-    ) -> _ReplayAction<Message> {
-        insert(observation)
+    ) -> (_ReplayAction<Message>, owner: (any _ObservedOwner)?) {
+        let owner = insert(observation)
         guard case .idle = phase else {
             let extras = _madeExtras()
             extras.pointee.queue.append(
@@ -399,11 +401,11 @@ struct _DeliveryState<Message> {
                 )
             )
             extras.pointee.queuedCount &+= 1
-            return .queued
+            return (.queued, owner)
         }
         // Delivering, though not from the table, which stays free to change.
         phase = .deliveringFromRetiredTable
-        return .deliver(latest)
+        return (.deliver(latest), owner)
     }
 
     /// Removes an ended observation if it is still in the table, and counts its end as applied.

@@ -302,12 +302,16 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
     /// - Parameters:
     ///   - latest: Library code that reads state the lock guards (a variable's value); it must not
     ///     call out to user code.
+    ///   - reread: For a cache whose state the lock does not guard: reads the latest message
+    ///     again, outside the lock, when this thread delivers the replay itself (no other
+    ///     delivery can run meanwhile, so whatever is sent after the read comes after the replay).
     ///   - author: The author of the replayed message.
     ///   - isolation: The caller's actor; a handler isolated to it gets the message at once.
     /// - Complexity: O(1) amortized, plus a delivery to one observation.
     final func insertReplaying(
         _ observation: _Observation<Message>,
         latest: () -> Message,
+        reread: (() -> Message)? = nil,
         author: AnyObject,
         isolation: (any Actor)?
     ) {
@@ -316,10 +320,13 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
             _unlock()
             return
         }
-        let action = _state.pointee.insertReplaying(observation, latest: latest(), author: author)
+        let (action, owner) = _state.pointee.insertReplaying(observation, latest: latest(), author: author)
         _unlock()
-        guard case .deliver(let message) = action else { return }
+        // The owner starts observing its origin first, so that nothing it forwards is missed.
+        if let owner { owner._observedChanged() }
+        guard case .deliver(let read) = action else { return }
         if observation._isActive {
+            let message = reread?() ?? read
             _deliverOne(message, author: author, to: observation, isolation)
         }
         _drainQueue(isolation: isolation)

@@ -70,6 +70,35 @@ struct ReplayTests {
         withExtendedLifetime(first) {}
     }
 
+    @Test("a replayed observation of an unobserved transform starts the transform's own observation")
+    func replayStartsTransform() {
+        let count = Var(1)
+        let doubled = count.map { $0.new * 2 }
+        let received = Locked<[Int]>([])
+        let token = doubled.subscribe(replayingLatest: true) { value in received.withLock { $0.append(value) } }
+        count.value = 2
+        count.value = 3
+        #expect(received.value == [2, 4, 6])
+        #expect(count.messenger.observationCount == 1)
+        token.stopObserving()
+        #expect(count.messenger.observationCount == 0)
+    }
+
+    @Test("a combination observed with replay by a main-actor observer follows its sources")
+    @MainActor
+    func replayOfCombination() {
+        let filter = Var("all")
+        let open = Var(2)
+        let observer = MainActorToken()
+        var lines: [String] = []
+        observer.observe(combineLatest(filter, open).map { "\($0.0.new) \($0.1.new)" }, replayingLatest: true) {
+            lines.append($0)
+        }
+        open.set(3, as: observer)
+        filter.set("open", as: observer)
+        #expect(lines == ["all 2", "all 3", "open 3"])
+    }
+
     @Test("a cache of the user's own replays its latestMessage")
     func customCacheReplay() {
         let thermometer = Thermometer()
