@@ -75,6 +75,17 @@ await store.waitUntilApplied(batch: 1)
 print("Every change was applied on the main actor, in the order it was sent")
 board.printBoard()
 
+print("\n== The status bar: a combined, mapped line, a for-await loop and a promise")
+let status = StatusBar(store: store)
+let target = store.openCount.value + 1
+let following = Task { await status.follow(store.openCount.values, until: target) }
+store.add("Plan the trip", by: keyboard)
+let seen = await following.value
+print("  status: the loop saw the open count reach \(target), in \(seen) value\(seen == 1 ? "" : "s")")
+store.filter.set(.open, as: keyboard)
+await status.upload(store.tasks, with: sync)
+store.filter.set(.all, as: keyboard)
+
 print("\n== Stopping")
 board.stopObserving(store.filter)
 print("The board observes the filter: \(board.isObserving(store.filter))")
