@@ -12,10 +12,14 @@ private final class ChangeLog<Value: Sendable>: Sendable {
 }
 
 /// Tracks `variable` once, as a SwiftUI body would, and records in `log` what `onChange` sees.
+///
+/// `onChange` holds the variable weakly: the variable's registrar keeps a scope that never fires,
+/// and a strong capture would keep the variable alive with it.
 private func track<Value: Equatable & Sendable>(_ variable: Var<Value>, into log: ChangeLog<Value>) {
     _ = withObservationTracking {
         variable.value
-    } onChange: {
+    } onChange: { [weak variable] in
+        guard let variable else { return }
         log.seen.withLock { $0.append(variable.value) }
     }
 }
