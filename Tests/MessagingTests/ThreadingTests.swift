@@ -183,6 +183,50 @@ struct ThreadingTests {
         withExtendedLifetime(sentinel) {}
     }
 
+    @Test(
+        "an observation ended while deliveries run back to back stops at one point: no message is skipped before it",
+        arguments: 0..<2
+    )
+    func endTakesEffectAtOnePoint(_ attempt: Int) {
+        // The end of an observation must fall between two messages: everything before it is
+        // delivered, nothing after. A thread that ends an observation and is paused halfway
+        // through must not let later deliveries reach the observation after earlier ones skipped
+        // it. The sender never waits, so deliveries follow each other without a pause, and the
+        // sentinel's handler is slow, so that a stopping thread is often caught mid-step.
+        let messenger = Messenger<Int>()
+        let sentinel = messenger.subscribe { _ in
+            for _ in 0..<50 { spin() }
+        }
+        let last = 3_000
+        let sent = Locked(0)
+        let failures = Locked<[String]>([])
+        let finished = runOnThreads(4, timeout: 60) { thread in
+            if thread == 0 {
+                for message in 1...last {
+                    messenger.send(message)
+                    sent.withLock { $0 = message }
+                }
+                return
+            }
+            var round = 0
+            while sent.value < last {
+                round += 1
+                let received = Locked<[Int]>([])
+                let token = messenger.subscribe { message in received.withLock { $0.append(message) } }
+                for _ in 0..<(round % 7) * 20 { spin() }
+                token.stopObserving()
+                let run = received.value
+                guard let first = run.first else { continue }
+                if run != Array(first..<(first + run.count)) {
+                    failures.withLock { $0.append("thread \(thread) round \(round): \(run)") }
+                }
+            }
+        }
+        #expect(finished)
+        #expect(failures.value.isEmpty, "\(failures.value.count) broken runs, first: \(failures.value.prefix(3))")
+        withExtendedLifetime(sentinel) {}
+    }
+
     /// Observes `messenger` with a new observer until it received a few messages, then ends the
     /// observation in the given way and records the sentinel's progress once that has returned.
     static func observeBriefly(_ messenger: Messenger<Int>, order: Locked<[Int]>, ending: Ending) -> Watch {
@@ -349,4 +393,10 @@ struct ThreadingTests {
         #expect(messenger.observers.count == 1)
         withExtendedLifetime(sentinel) {}
     }
+}
+
+/// A call the optimizer cannot remove, to make a handler or a loop take a little time.
+@inline(never)
+private func spin() {
+    _ = ProcessInfo.processInfo.processorCount
 }

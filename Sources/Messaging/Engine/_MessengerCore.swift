@@ -11,7 +11,8 @@ struct _CoreWords<Message> {
     /// Guarded by `lock`.
     @usableFromInline var state = _DeliveryState<Message>()
     @usableFromInline var lock = _messaging_lock_t()
-    /// How many observations have ended (atomic; see `_Observation._deactivate()`).
+    /// How many observations have ended or are ending (atomic; see `_Observation._deactivate()`,
+    /// which counts an end before it clears the flag).
     ///
     /// A delivery compares it with the state's `endsApplied` when it takes its snapshot: if they
     /// are equal, no observation in the snapshot had ended then, and while the counter keeps that

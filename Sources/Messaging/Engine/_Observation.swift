@@ -170,13 +170,26 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
     @inlinable
     final var _isActive: Bool { _messaging_flag_is_set(_flag) }
 
-    /// Clears the flag and counts the end. Returns `true` for the one caller that ended the
+    /// Counts the end, then clears the flag. Returns `true` for the one caller that ended the
     /// observation; that caller must then remove it from the messenger's table (which counts the
     /// end as applied), unless the messenger is going away.
+    ///
+    /// The count comes first so that the end takes effect at one point in the messenger's order of
+    /// messages: a delivery reads the flags only while the count differs from its baseline, so if
+    /// the flag were cleared first, a thread paused between the two steps would let deliveries
+    /// that skip the flag (and so deliver) follow deliveries that read it (and so skip), and the
+    /// observation would receive a message, miss the next, and receive the one after. Counted
+    /// first, every delivery that can see the cleared flag reads it. A caller that loses the race
+    /// takes its count back; meanwhile deliveries merely read flags they could have skipped.
     @inlinable
     final func _deactivate() -> Bool {
-        guard _messaging_flag_clear(_flag) else { return false }
-        _messaging_counter_increment(_fields.pointee.core._endsStarted)
+        guard _messaging_flag_is_set(_flag) else { return false }
+        let endsStarted = _fields.pointee.core._endsStarted
+        _messaging_counter_increment(endsStarted)
+        guard _messaging_flag_clear(_flag) else {
+            _messaging_counter_decrement(endsStarted)
+            return false
+        }
         return true
     }
 

@@ -35,6 +35,11 @@ static inline void _messaging_counter_increment(intptr_t *counter) {
     __atomic_fetch_add(counter, 1, __ATOMIC_ACQ_REL);
 }
 
+/// Takes one from a counter, undoing an increment that turned out not to count.
+static inline void _messaging_counter_decrement(intptr_t *counter) {
+    __atomic_fetch_sub(counter, 1, __ATOMIC_ACQ_REL);
+}
+
 // MARK: The lock
 //
 // A mutual-exclusion lock in one 32-bit word whose all-zero value is "unlocked", so that it can sit

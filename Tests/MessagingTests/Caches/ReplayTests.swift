@@ -176,13 +176,7 @@ struct ReplayTests {
             }
         }
         #expect(finished)
-        // Known defect: under contention, about one run in five shows a replayed observation that
-        // misses two to four changes in the middle of its run (for example 106, 107, 108, 111);
-        // six runs with replay off showed none. The cause is not found yet; until it is, the
-        // failure is recorded as a known issue rather than hidden.
-        withKnownIssue("a replayed observation can miss changes under contention", isIntermittent: true) {
-            #expect(failures.value.isEmpty, "\(failures.value.count) failures, first: \(failures.value.prefix(3))")
-        }
+        #expect(failures.value.isEmpty, "\(failures.value.count) failures, first: \(failures.value.prefix(3))")
         // Under load the writer may finish before many rounds got their replay; one is enough to
         // check, and the others above found nothing wrong.
         #expect(checkedRounds.value > 0)
