@@ -27,7 +27,7 @@ public final class Cached<Origin: ObservableSource, Value>: ObservableCache, _Ob
         _origin origin: Origin,
         messenger: Messenger<Value?>,
         latest: _LockedBox<Value?>,
-        forward: @escaping (Origin.Message, AnyObject) -> Void
+        forward: @escaping (Origin.Message, AnyObject, (any Actor)?) -> Void
     ) {
         self.messenger = messenger
         _latest = latest
@@ -43,10 +43,10 @@ public final class Cached<Origin: ObservableSource, Value>: ObservableCache, _Ob
         let messenger = Messenger<Value?>()
         let core = messenger._core
         let latest = _LockedBox<Value?>(nil)
-        self.init(_origin: origin, messenger: messenger, latest: latest) { message, author in
+        self.init(_origin: origin, messenger: messenger, latest: latest) { message, author, isolation in
             let value = wrap(message)
             _ = latest.exchange(value)  // the replaced message is released here, outside the lock
-            core.send(value, author: author, checksChange: false, isolation: nil)
+            core.send(value, author: author, checksChange: false, isolation: isolation)
         }
     }
 

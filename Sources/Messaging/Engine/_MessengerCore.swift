@@ -272,7 +272,7 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
                         if observation._target != nil {
                             observation._deliverIsolated(message, author, from: isolation)
                         } else {
-                            observation._call(message, author)
+                            observation._call(message, author, isolation)
                         }
                     }
                 }
@@ -291,7 +291,7 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         if observation._target != nil {
             observation._deliverIsolated(message, author, from: isolation)
         } else {
-            observation._call(message, author)
+            observation._call(message, author, isolation)
         }
     }
 

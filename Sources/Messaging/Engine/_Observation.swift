@@ -22,6 +22,10 @@ enum _Handler<Message> {
     /// Messages go into an object that is also told when the observable ends the observation (see
     /// ``_MessageSink``). As large as a closure: a reference and a witness table.
     case sink(any _MessageSink<Message>)
+    /// Library code that passes messages on, such as a standalone transform: it also receives the
+    /// actor the delivery runs on, so that the message it sends in turn reaches handlers isolated
+    /// to that actor at once, as the original message would have.
+    case forward((Message, AnyObject, (any Actor)?) -> Void)
 }
 
 /// What a ``_Handler/sink(_:)`` observation feeds: library code that stores messages for a
@@ -198,13 +202,15 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
         _core.remove(self)
     }
 
+    /// Calls the handler on this thread, which runs on `isolation` (the actor of the delivery).
     @inlinable
-    func _call(_ message: Message, _ author: AnyObject) {
+    func _call(_ message: Message, _ author: AnyObject, _ isolation: (any Actor)?) {
         let fields = _fields
         switch fields.pointee.handler {
         case .message(let receive): receive(message)
         case .messageAndAuthor(let receive): receive(message, author)
         case .sink(let sink): sink._receive(message)
+        case .forward(let forward): forward(message, author, isolation)
         }
     }
 
@@ -225,14 +231,14 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
         guard let queue = _target else { return }
         let waiting = queue.post(
             _ActorJob(run: { [self] in
-                if self._isActive { self._call(message, author) }
+                if self._isActive { self._call(message, author, nil) }
             }),
             onActor: queue.isCurrent(current)
         )
         guard let waiting else { return }
         // On the actor: the calls that were waiting came first.
         for job in waiting { job.run() }
-        if _isActive { _call(message, author) }
+        if _isActive { _call(message, author, current) }
         queue.finishRunningNow()
     }
 }

@@ -36,7 +36,7 @@ where Source.Message: Sendable {
         let core = messenger._core
         _link = _OriginLink(
             source, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 },
-            handler: { [weak self] message, _ in self?._receive(message) })
+            handler: { [weak self] message, _, _ in self?._receive(message) })
         core.keepAliveWhileObserved(self)
     }
 

@@ -72,7 +72,9 @@ public final class CombinedLatest<each Source: ObservableSource>: ObservableSour
             source,
             messengerOf: { $0.messenger },
             isObserved: { core.observationCount > 0 },
-            handler: { message, author in state.receive(message, in: slot, author: author) },
+            handler: { message, author, isolation in
+                state.receive(message, in: slot, author: author, isolation: isolation)
+            },
             starter: { origin, insert in
                 let received = state.receivedCount(of: slot)
                 insert()
@@ -200,7 +202,7 @@ final class _CombineState<each Value>: @unchecked Sendable {
     /// Stores a source's message and sends the new tuple, if every source has a message.
     ///
     /// - Complexity: O(*n*) for *n* sources, and one send.
-    func receive<Slot>(_ message: Slot, in slot: _LatestSlot<Slot>, author: AnyObject) {
+    func receive<Slot>(_ message: Slot, in slot: _LatestSlot<Slot>, author: AnyObject, isolation: (any Actor)?) {
         var replaced: Slot? = message
         _lock.lock()
         swap(&replaced, &slot.value)
@@ -208,7 +210,7 @@ final class _CombineState<each Value>: @unchecked Sendable {
         let sends = _combined().map { _outbox.post($0, author: author) } ?? false
         _lock.unlock()
         withExtendedLifetime(replaced) {}  // released here, outside the lock
-        if sends { _outbox.send(lock: _lock) }
+        if sends { _outbox.send(lock: _lock, isolation: isolation) }
     }
 }
 
@@ -238,8 +240,9 @@ final class _Outbox<Message> {
         return true
     }
 
-    /// Sends the queued tuples, in order, until none is left. Call without the lock.
-    func send(lock: _Lock) {
+    /// Sends the queued tuples, in order, until none is left. Call without the lock, from code
+    /// that runs on `isolation`.
+    func send(lock: _Lock, isolation: (any Actor)?) {
         while true {
             var batch: [(Message, AnyObject)] = []
             lock.withLock {
@@ -252,7 +255,7 @@ final class _Outbox<Message> {
             }
             if batch.isEmpty { return }
             for (message, author) in batch {
-                _core.send(message, author: author, checksChange: false, isolation: nil)
+                _core.send(message, author: author, checksChange: false, isolation: isolation)
             }
             batch.removeAll(keepingCapacity: true)  // the tuples are released here, outside the lock
             lock.withLock { swap(&batch, &_spare) }

@@ -34,7 +34,7 @@ public final class Merged<Message: Sendable>: ObservableSource, _ObservedOwner, 
     init(
         _sources sources: [any ObservableSource<Message> & Sendable],
         messenger: Messenger<Message>,
-        forward: @escaping (Message, AnyObject) -> Void
+        forward: @escaping (Message, AnyObject, (any Actor)?) -> Void
     ) {
         self.messenger = messenger
         self.sources = sources
@@ -54,8 +54,8 @@ public final class Merged<Message: Sendable>: ObservableSource, _ObservedOwner, 
     public convenience init(_ sources: [any ObservableSource<Message> & Sendable]) {
         let messenger = Messenger<Message>()
         let core = messenger._core
-        self.init(_sources: sources, messenger: messenger) { message, author in
-            core.send(message, author: author, checksChange: false, isolation: nil)
+        self.init(_sources: sources, messenger: messenger) { message, author, isolation in
+            core.send(message, author: author, checksChange: false, isolation: isolation)
         }
     }
 

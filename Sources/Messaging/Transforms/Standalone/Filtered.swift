@@ -27,8 +27,10 @@ public final class Filtered<Origin: ObservableSource, Message>: ObservableSource
     @usableFromInline let _link: _OriginLink<Origin, Origin.Message>
 
     @usableFromInline
-    init(_origin origin: Origin, messenger: Messenger<Message>, forward: @escaping (Origin.Message, AnyObject) -> Void)
-    {
+    init(
+        _origin origin: Origin, messenger: Messenger<Message>,
+        forward: @escaping (Origin.Message, AnyObject, (any Actor)?) -> Void
+    ) {
         self.messenger = messenger
         let core = messenger._core
         _link = _OriginLink(
@@ -56,9 +58,9 @@ public final class Filtered<Origin: ObservableSource, Message>: ObservableSource
     ) {
         let messenger = Messenger<Message>()
         let core = messenger._core
-        self.init(_origin: origin, messenger: messenger) { message, author in
+        self.init(_origin: origin, messenger: messenger) { message, author, isolation in
             if let next = filter(message, author) {
-                core.send(next, author: author, checksChange: false, isolation: nil)
+                core.send(next, author: author, checksChange: false, isolation: isolation)
             }
         }
     }

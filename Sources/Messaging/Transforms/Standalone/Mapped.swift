@@ -32,7 +32,7 @@ public final class Mapped<Origin: ObservableSource, Message>: ObservableSource, 
         _origin origin: Origin,
         messenger: Messenger<Message>,
         transform: @escaping @Sendable (Origin.Message) -> Message,
-        forward: @escaping (Origin.Message, AnyObject) -> Void
+        forward: @escaping (Origin.Message, AnyObject, (any Actor)?) -> Void
     ) {
         self.messenger = messenger
         _transform = transform
@@ -56,8 +56,8 @@ public final class Mapped<Origin: ObservableSource, Message>: ObservableSource, 
     public convenience init(_ origin: Origin, _ transform: @escaping @Sendable (Origin.Message) -> Message) {
         let messenger = Messenger<Message>()
         let core = messenger._core
-        self.init(_origin: origin, messenger: messenger, transform: transform) { message, author in
-            core.send(transform(message), author: author, checksChange: false, isolation: nil)
+        self.init(_origin: origin, messenger: messenger, transform: transform) { message, author, isolation in
+            core.send(transform(message), author: author, checksChange: false, isolation: isolation)
         }
     }
 

@@ -25,8 +25,8 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
     var _generation: UInt64 = 0
     /// Reads the origin's messenger: a user getter, called outside the lock.
     let _messengerOf: (Origin) -> Messenger<Input>
-    /// What each message from the origin goes to.
-    let _handler: (Input, AnyObject) -> Void
+    /// What each message from the origin goes to, with the actor its delivery runs on.
+    let _handler: (Input, AnyObject, (any Actor)?) -> Void
     /// Whether the owner has an active observation.
     let _isObserved: () -> Bool
     /// Runs its second argument, which inserts the new observation of the origin; `nil`: just
@@ -38,7 +38,7 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
         _ origin: Origin,
         messengerOf: @escaping (Origin) -> Messenger<Input>,
         isObserved: @escaping () -> Bool,
-        handler: @escaping (Input, AnyObject) -> Void,
+        handler: @escaping (Input, AnyObject, (any Actor)?) -> Void,
         starter: ((Origin, () -> Void) -> Void)? = nil
     ) {
         _origin = origin
@@ -104,7 +104,7 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
     func _start(_ origin: Origin, _ generation: UInt64, listener: any _MessengerDeathListener) {
         let messenger = _messengerOf(origin)
         let observation = _Observation<Input>._makeForwarding(
-            core: messenger._core, handler: .messageAndAuthor(_handler), listener: listener)
+            core: messenger._core, handler: .forward(_handler), listener: listener)
         let installed = _lock.withLock { () -> Bool in
             guard _generation == generation, _observation == nil else { return false }
             _observation = observation
