@@ -22,6 +22,11 @@ struct SeededGenerator: RandomNumberGenerator {
 /// Random sequences of every operation, checked after each step against a reference model of who
 /// receives what, in which order.
 ///
+/// Each messenger also has a standalone transform (`map`), observed and left like the messengers
+/// themselves, whose origin is replaced when its source dies and ended by the source's
+/// `stopBeingObserved()`: the model says when the transform observes its origin, where that
+/// observation stands in the origin's order, and what reaches the transform's observers.
+///
 /// The steps run on one thread, so every handler runs before `send` returns and the model can say
 /// exactly what the log must hold. Set `MESSAGING_MODEL_STEPS` for longer runs.
 @Suite("Model: random operations checked against a reference model")
@@ -43,6 +48,20 @@ struct ModelBasedTests {
         var isChain = false
         /// The last value that passed the chain's `distinct()`.
         var lastPassed: Int? = nil
+        /// The standalone transform's observation of its origin: delivering to it sends the
+        /// transformed message on the transform.
+        var isLink = false
+    }
+
+    /// Where a messenger's standalone transform stands with its origin.
+    enum LinkState: Equatable {
+        /// Not observed, so not observing its origin.
+        case unlinked
+        /// Observing its origin: the observation with this id.
+        case linked(Int)
+        /// Observed, but the origin ended its observation (`stopBeingObserved()`): it receives
+        /// nothing until it is unobserved or its origin is replaced.
+        case ended
     }
 
     /// Who owns an observation.
@@ -52,24 +71,77 @@ struct ModelBasedTests {
     }
 
     /// The reference model: plain arrays, no concurrency, no cleverness.
+    ///
+    /// Messenger `m` has a standalone transform, `map { $0 * 100 }` of source `m`; its state is at
+    /// index `count + m` of the same arrays, so it is sent to like any messenger.
     struct Model {
+        let count: Int
         var observations: [[ModelObservation]]
         var sequences: [Int]
         var delivering: [Bool]
         var queues: [[(value: Int, sequence: Int)]]
+        var links: [LinkState]
+        var nextLinkID = -1
         var log: [String] = []
 
         init(messengerCount: Int) {
-            observations = Array(repeating: [], count: messengerCount)
-            sequences = Array(repeating: 0, count: messengerCount)
-            delivering = Array(repeating: false, count: messengerCount)
-            queues = Array(repeating: [], count: messengerCount)
+            count = messengerCount
+            observations = Array(repeating: [], count: 2 * messengerCount)
+            sequences = Array(repeating: 0, count: 2 * messengerCount)
+            delivering = Array(repeating: false, count: 2 * messengerCount)
+            queues = Array(repeating: [], count: 2 * messengerCount)
+            links = Array(repeating: .unlinked, count: messengerCount)
         }
 
+        /// Ends the observations that match, of sources and transforms alike.
         mutating func end(where predicate: (ModelObservation) -> Bool) {
             for index in observations.indices {
-                observations[index].removeAll(where: predicate)
+                observations[index].removeAll { !$0.isLink && predicate($0) }
             }
+            updateLinks()
+        }
+
+        /// Adds an observation of messenger `index` (a transform's if `index >= count`).
+        mutating func start(_ observation: ModelObservation, on index: Int) {
+            observations[index].append(observation)
+            updateLinks()
+        }
+
+        /// A transform observes its origin while it is observed, and stops when it is not.
+        mutating func updateLinks() {
+            for source in 0..<count {
+                let isObserved = !observations[count + source].isEmpty
+                switch links[source] {
+                case .unlinked where isObserved:
+                    let id = nextLinkID
+                    nextLinkID -= 1
+                    observations[source].append(
+                        ModelObservation(
+                            id: id, owner: .token(id), firstSequence: sequences[source], relays: false, isLink: true))
+                    links[source] = .linked(id)
+                case .linked(let id) where !isObserved:
+                    observations[source].removeAll { $0.id == id }
+                    links[source] = .unlinked
+                case .ended where !isObserved:
+                    links[source] = .unlinked
+                default:
+                    break
+                }
+            }
+        }
+
+        /// Every observation of source `index` ends, its transform's included.
+        mutating func sourceStopsBeingObserved(_ index: Int) {
+            observations[index] = []
+            if case .linked = links[index] { links[index] = .ended }
+        }
+
+        /// Source `index` is replaced by a new one, which its transform observes from then on.
+        mutating func replaceSource(_ index: Int) {
+            observations[index] = []
+            sequences[index] = 0
+            links[index] = .unlinked
+            updateLinks()
         }
 
         /// Sends like a messenger: one delivery at a time per messenger, queued first in first out;
@@ -97,13 +169,17 @@ struct ModelBasedTests {
                 guard let index = observations[messenger].firstIndex(where: { $0.id == observation.id }) else {
                     continue
                 }
+                if observation.isLink {
+                    send(value * 100, on: count + messenger)
+                    continue
+                }
                 if observation.isChain {
                     if value % 3 == 0 || observations[messenger][index].lastPassed == value { continue }
                     observations[messenger][index].lastPassed = value
                 }
                 log.append("\(observation.id):\(value)")
                 if observation.relays, value % 7 == 0 {
-                    send(value + 1, on: (messenger + 1) % observations.count)
+                    send(value + 1, on: (messenger + 1) % count)
                 }
             }
         }
@@ -118,6 +194,9 @@ struct ModelBasedTests {
         /// The current sources; relaying handlers look up their target here, as the model does.
         let sourceTable: Locked<[Source]>
         var sources: [Source] { sourceTable.value }
+        /// A standalone transform of each source, `map { $0 * 100 }`, kept across source deaths by
+        /// replacing its origin.
+        let transforms: [Mapped<Source, Int>]
         var observers: [Spy]
         var tokens: [Int: ObservationToken] = [:]
         let bag = ObservationBag()
@@ -127,7 +206,9 @@ struct ModelBasedTests {
         var nextID = 0
 
         init(messengerCount: Int, observerCount: Int) {
-            sourceTable = Locked((0..<messengerCount).map { _ in Source() })
+            let sources = (0..<messengerCount).map { _ in Source() }
+            sourceTable = Locked(sources)
+            transforms = sources.map { $0.map { $0 * 100 } }
             observers = (0..<observerCount).map { Spy("\($0)") }
             model = Model(messengerCount: messengerCount)
         }
@@ -149,58 +230,83 @@ struct ModelBasedTests {
             let id = nextID
             nextID += 1
             let handler = handler(id: id, relays: relays, messenger: messenger)
+            if messenger >= sources.count {
+                // The transform's observers neither relay nor chain: what they receive depends on
+                // the transform alone.
+                let log = log
+                observers[observer].observe(transforms[messenger - sources.count]) { value in
+                    log.append("\(id):\(value)")
+                }
+                model.start(
+                    ModelObservation(
+                        id: id, owner: .observer(observer), firstSequence: model.sequences[messenger], relays: false),
+                    on: messenger)
+                return
+            }
             if isChain {
                 observers[observer].observe(sources[messenger]).filter { $0 % 3 != 0 }.distinct().receive(handler)
             } else {
                 observers[observer].observe(sources[messenger], handler)
             }
-            model.observations[messenger].append(
+            model.start(
                 ModelObservation(
                     id: id,
                     owner: .observer(observer),
                     firstSequence: model.sequences[messenger],
                     relays: relays,
                     isChain: isChain
-                )
+                ),
+                on: messenger
             )
         }
 
         func subscribe(messenger: Int, intoBag: Bool) {
             let id = nextID
             nextID += 1
-            let token = sources[messenger].subscribe(handler(id: id, relays: false, messenger: messenger))
+            let handler = handler(id: id, relays: false, messenger: messenger % sources.count)
+            let token =
+                messenger < sources.count
+                ? sources[messenger].subscribe(handler) : transforms[messenger - sources.count].subscribe(handler)
             if intoBag {
                 bag.insert(token)
                 tokensInBag.append(id)
             } else {
                 tokens[id] = token
             }
-            model.observations[messenger].append(
+            model.start(
                 ModelObservation(
                     id: id,
                     owner: .token(id),
                     firstSequence: model.sequences[messenger],
                     relays: false
-                )
+                ),
+                on: messenger
             )
         }
 
         func step(_ random: inout SeededGenerator) {
             let messenger = Int.random(in: 0..<sources.count, using: &random)
             let observer = Int.random(in: 0..<observers.count, using: &random)
+            // One time in four, observe or stop observing the messenger's transform instead.
+            let target = Int.random(in: 0..<4, using: &random) == 0 ? sources.count + messenger : messenger
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<22:
                 observe(
                     observer: observer,
-                    messenger: messenger,
+                    messenger: target,
                     relays: Bool.random(using: &random),
                     isChain: Int.random(in: 0..<4, using: &random) == 0
                 )
             case 22..<30:
-                subscribe(messenger: messenger, intoBag: Bool.random(using: &random))
+                subscribe(messenger: target, intoBag: Bool.random(using: &random))
             case 30..<37:
-                observers[observer].stopObserving(sources[messenger])
-                model.observations[messenger].removeAll { $0.owner == .observer(observer) }
+                if target == messenger {
+                    observers[observer].stopObserving(sources[messenger])
+                } else {
+                    observers[observer].stopObserving(transforms[messenger])
+                }
+                model.observations[target].removeAll { $0.owner == .observer(observer) }
+                model.updateLinks()
             case 37..<40:
                 observers[observer].stopObserving()
                 model.end { $0.owner == .observer(observer) }
@@ -219,19 +325,26 @@ struct ModelBasedTests {
                 tokensInBag = []
                 model.end { if case .token(let id) = $0.owner { ended.contains(id) } else { false } }
             case 48..<50:
-                // The source dies; a new one takes its place. The old one is released here,
-                // outside the table's lock.
+                // The source dies; a new one takes its place, also as its transform's origin. The
+                // old one is released here, outside the table's lock.
+                let new = Source()
                 let old = sourceTable.withLock { table in
-                    defer { table[messenger] = Source() }
+                    defer { table[messenger] = new }
                     return table[messenger]
                 }
+                transforms[messenger].origin = new
                 _ = consume old
-                model.observations[messenger] = []
-                model.sequences[messenger] = 0
+                model.replaceSource(messenger)
             case 50..<52:
                 // Tokens are observers too: every observation of the messenger ends.
-                sources[messenger].stopBeingObserved()
-                model.observations[messenger] = []
+                if target == messenger {
+                    sources[messenger].stopBeingObserved()
+                    model.sourceStopsBeingObserved(messenger)
+                } else {
+                    transforms[messenger].stopBeingObserved()
+                    model.observations[target] = []
+                    model.updateLinks()
+                }
             default:
                 let value = Int.random(in: 0..<50, using: &random)
                 sources[messenger].send(value)
@@ -249,16 +362,16 @@ struct ModelBasedTests {
                     "seed \(seed), step \(step): delivered \(actual.suffix(12)), expected \(expected.suffix(12))")
                 return false
             }
-            for (index, source) in sources.enumerated() {
+            let observables: [any ObservableSource<Int>] = sources + transforms
+            for (index, observable) in observables.enumerated() {
                 let count = model.observations[index].count
-                guard source.messenger.observationCount == count else {
-                    Issue.record(
-                        "seed \(seed), step \(step): \(source.messenger.observationCount) observations of \(index), expected \(count)"
-                    )
+                let actual = observable.messenger.observationCount
+                guard actual == count else {
+                    Issue.record("seed \(seed), step \(step): \(actual) observations of \(index), expected \(count)")
                     return false
                 }
                 for (observerIndex, observer) in observers.enumerated()
-                where observer.isObserving(source) != model.isObserving(.observer(observerIndex), index) {
+                where observer.isObserving(observable) != model.isObserving(.observer(observerIndex), index) {
                     Issue.record("seed \(seed), step \(step): isObserving(\(observerIndex), \(index)) disagrees")
                     return false
                 }
