@@ -348,7 +348,10 @@ struct _DeliveryState<Message> {
     /// - Complexity: O(1) amortized (O(*n*) once if a delivery is reading the table).
     @inlinable @discardableResult
     mutating func insert(_ observation: _Observation<Message>) -> (any _ObservedOwner)? {
-        if _table == nil { _table = .make(capacity: 4) }
+        // Room for one: most observables have a single observer (a view and its variable), and a
+        // table of one is 16 bytes smaller than one of four. Growth doubles, so a table that
+        // reaches n slots was copied about log2(n) times.
+        if _table == nil { _table = .make(capacity: 1) }
         _prepareToChange(capacity: table.header + 1)
         observation._firstSequence = _queuedCount
         table.withUnsafeMutablePointers { count, slots in
