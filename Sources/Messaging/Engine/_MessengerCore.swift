@@ -189,7 +189,11 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
             // Delivered at once, to the table as it is: every observation in it came before.
             _deliver(message, author: author, sequence: .max, to: table, baseline, isolation)
         }
-        _drainQueue(isolation: isolation)
+        // The common case, nothing queued or retired meanwhile, inline; the rest out of line.
+        _lock()
+        let isIdle = _state.pointee.finishQuietDelivery()
+        _unlock()
+        if !isIdle { _drainQueue(isolation: isolation) }
     }
 
     /// Delivers the messages queued while this thread was delivering, until the queue is empty.
