@@ -11,9 +11,19 @@ struct ChainHopReceiveTests {
         let count = Var(0)
         let observer = FreeObserver()
         let log = MainActorLog()
-        observer.observe(numbers).onMainActor().map({ $0 * 10 }) { log.append("map \($0)") }
-        observer.observe(numbers).onMainActor().filter({ $0 > 1 }) { log.append("filter \($0)") }
-        observer.observe(numbers).onMainActor().compactMap({ $0 == 1 ? nil : "\($0)" }) {
+        observer.observe(numbers).onMainActor().map {
+            $0 * 10
+        } receive: {
+            log.append("map \($0)")
+        }
+        observer.observe(numbers).onMainActor().filter {
+            $0 > 1
+        } receive: {
+            log.append("filter \($0)")
+        }
+        observer.observe(numbers).onMainActor().compactMap {
+            $0 == 1 ? nil : "\($0)"
+        } receive: {
             log.append("compactMap \($0)")
         }
         observer.observe(count).onMainActor().new { log.append("new \($0)") }
@@ -48,14 +58,20 @@ struct ChainHopReceiveTests {
         let count = Var(0)
         let observer = FreeObserver()
         let target = HopTarget()
-        observer.observe(numbers).on(target).map({ _, value in value * 10 }) { target, value in
+        observer.observe(numbers).on(target).map { _, value in
+            value * 10
+        } receive: { target, value in
             target.append("map \(value)")
         }
-        observer.observe(numbers).on(target).filter({ _, value in value > 1 }) { target, value in
+        observer.observe(numbers).on(target).filter { _, value in
+            value > 1
+        } receive: { target, value in
             target.append("filter \(value)")
         }
-        observer.observe(numbers).on(target).compactMap({ _, value in value == 1 ? nil : "\(value)" }) {
-            target, text in target.append("compactMap \(text)")
+        observer.observe(numbers).on(target).compactMap { _, value in
+            value == 1 ? nil : "\(value)"
+        } receive: { target, text in
+            target.append("compactMap \(text)")
         }
         observer.observe(count).on(target).new { target, value in target.append("new \(value)") }
         observer.observe(optionals).on(target).unwrap { target, value in target.append("unwrap \(value)") }
