@@ -23,14 +23,8 @@ extension IsolatedObservationChain where Observing: MainActorObserver, Output: S
     @inlinable
     public func on<Isolation: Actor>(_ actor: Isolation) -> ActorObservationChain<Observing, Source, Isolation, Output>
     {
-        let core = _core
-        return .init(
-            _core: _ActorChainCore(observer: core.observer, source: core.source, target: core.target) {
-                rest, gate in
-                let hop = _hopToActor(actor, rest, gate: gate)
-                // The stages before the hop run on the main actor.
-                return core.makeSink({ value, _ in hop(value, MainActor.shared) }, gate)
-            })
+        // The stages before the hop run on the main actor.
+        .init(_core: _core.hopping(to: actor, from: { MainActor.shared }))
     }
 }
 
@@ -52,15 +46,7 @@ extension IsolatedObservationChain where Observing: ActorObserver, Output: Senda
     /// - Complexity: O(1); per message, one queued call (an allocation).
     @inlinable
     public func onMainActor() -> MainActorObservationChain<Observing, Source, Output> {
-        let core = _core
-        return .init(
-            _core: _MainActorChainCore(observer: core.observer, source: core.source, target: core.target) {
-                rest, gate in
-                let hop = _hopToMainActor(rest, gate: gate)
-                // Weak: the observation must not keep its observer alive.
-                weak let current = core.observer
-                return core.makeSink({ value, _ in hop(value, current) }, gate)
-            })
+        .init(_core: _core.hoppingToMainActor(from: _core.observer._weakly()))
     }
 
     /// Runs the rest of the chain, and its handler, on `actor`, which its closures receive as an
@@ -75,14 +61,15 @@ extension IsolatedObservationChain where Observing: ActorObserver, Output: Senda
     @inlinable
     public func on<Isolation: Actor>(_ actor: Isolation) -> ActorObservationChain<Observing, Source, Isolation, Output>
     {
-        let core = _core
-        return .init(
-            _core: _ActorChainCore(observer: core.observer, source: core.source, target: core.target) {
-                rest, gate in
-                let hop = _hopToActor(actor, rest, gate: gate)
-                // Weak: the observation must not keep its observer alive.
-                weak let current = core.observer
-                return core.makeSink({ value, _ in hop(value, current) }, gate)
-            })
+        .init(_core: _core.hopping(to: actor, from: _core.observer._weakly()))
+    }
+}
+
+extension ActorObserver {
+    /// Returns this actor, held weakly: the stages of its chain run on it, and the observation
+    /// must not keep its observer alive.
+    @usableFromInline
+    nonisolated func _weakly() -> @Sendable () -> (any Actor)? {
+        { [weak self] in self }
     }
 }

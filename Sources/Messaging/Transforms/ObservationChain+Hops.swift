@@ -182,13 +182,8 @@ extension ObservationChain where Output: Sendable {
     /// - Complexity: O(1); per message, one queued call (an allocation), or none on the main actor.
     @inlinable
     public func onMainActor() -> MainActorObservationChain<Observing, Source, Output> {
-        let core = _core
-        return .init(
-            _core: _MainActorChainCore(observer: core.observer, source: core.source, target: core.target) {
-                rest, gate in
-                let hop = _hopToMainActor(rest, gate: gate)
-                return core.makeSink({ value, _ in hop(value, nil) }, gate)
-            })
+        // The stages before the hop run on the delivering thread.
+        .init(_core: _core.hoppingToMainActor(from: { nil }))
     }
 
     /// Runs the rest of the chain, and its handler, on `actor`, which its closures receive as an
@@ -216,13 +211,36 @@ extension ObservationChain where Output: Sendable {
     @inlinable
     public func on<Isolation: Actor>(_ actor: Isolation) -> ActorObservationChain<Observing, Source, Isolation, Output>
     {
-        let core = _core
-        return .init(
-            _core: _ActorChainCore(observer: core.observer, source: core.source, target: core.target) {
-                rest, gate in
-                let hop = _hopToActor(actor, rest, gate: gate)
-                return core.makeSink({ value, _ in hop(value, nil) }, gate)
-            })
+        .init(_core: _core.hopping(to: actor, from: { nil }))
+    }
+}
+
+extension _ChainCore where Output: Sendable {
+    /// The rest of the chain on the main actor, after the stages so far, which run on the actor
+    /// that `current` returns (`nil`: the delivering thread).
+    @inlinable
+    func hoppingToMainActor(
+        from current: @escaping @Sendable () -> (any Actor)?
+    ) -> _MainActorChainCore<Observing, Source, Output> {
+        let core = self
+        return _MainActorChainCore(observer: observer, source: source, target: target) { rest, gate in
+            let hop = _hopToMainActor(rest, gate: gate)
+            return core.makeSink({ value, _ in hop(value, current()) }, gate)
+        }
+    }
+
+    /// The rest of the chain on `actor`, after the stages so far, which run on the actor that
+    /// `current` returns (`nil`: the delivering thread).
+    @inlinable
+    func hopping<Isolation: Actor>(
+        to actor: Isolation,
+        from current: @escaping @Sendable () -> (any Actor)?
+    ) -> _ActorChainCore<Observing, Source, Isolation, Output> {
+        let core = self
+        return _ActorChainCore(observer: observer, source: source, target: target) { rest, gate in
+            let hop = _hopToActor(actor, rest, gate: gate)
+            return core.makeSink({ value, _ in hop(value, current()) }, gate)
+        }
     }
 }
 
