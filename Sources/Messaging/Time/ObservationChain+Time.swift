@@ -65,3 +65,105 @@ extension ObservationChain where Output: Sendable {
             })
     }
 }
+
+// MARK: - After a hop
+
+extension MainActorObservationChain where Output: Sendable {
+    /// Lets a message go on only once the chain has received nothing for `interval`: the latest
+    /// message of each burst, on the main actor.
+    ///
+    /// ```swift
+    /// observer.observe(query).new().onMainActor().map { $0.trimmed }.debounce(for: .milliseconds(300))
+    ///     .receive { text in viewModel.search(for: text) }
+    /// ```
+    ///
+    /// As ``ObservationChain/debounce(for:clock:)``, with the countdown and the latest message kept
+    /// per observation; when the countdown ends, the latest message goes back to the main actor's
+    /// one queue and on to the rest of the chain. Once the observation has ended, nothing more
+    /// goes on.
+    ///
+    /// - Parameters:
+    ///   - interval: How long the chain must receive nothing before its latest message goes on.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more and no allocation while a countdown runs: a
+    ///   burst costs one task and one queued call.
+    @inlinable
+    public func debounce(
+        for interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> MainActorObservationChain<Observing, Source, Output> {
+        .init(
+            _core: _core.appendingGated { downstream, gate in
+                _mainActorDebounceStage(interval: interval, clock: clock, gate: gate, downstream)
+            })
+    }
+
+    /// Lets a message go on only if at least `interval` has passed since the last one that went
+    /// on, and drops it otherwise; on the main actor.
+    ///
+    /// As ``ObservationChain/throttle(for:clock:)``: leading edge only, the time of the last
+    /// message that went on kept per observation.
+    ///
+    /// - Parameters:
+    ///   - interval: The shortest time between two messages that go on.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more and no allocation.
+    @inlinable
+    public func throttle(
+        for interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> MainActorObservationChain<Observing, Source, Output> {
+        .init(
+            _core: _core.appending { downstream in _mainActorThrottleStage(interval: interval, clock: clock, downstream)
+            })
+    }
+}
+
+extension ActorObservationChain where Output: Sendable {
+    /// Lets a message go on only once the chain has received nothing for `interval`: the latest
+    /// message of each burst, on the actor.
+    ///
+    /// As ``ObservationChain/debounce(for:clock:)``, with the countdown and the latest message kept
+    /// per observation; when the countdown ends, the latest message goes back to the actor's one
+    /// queue and on to the rest of the chain. Once the observation has ended, or the actor is
+    /// gone, nothing more goes on.
+    ///
+    /// - Parameters:
+    ///   - interval: How long the chain must receive nothing before its latest message goes on.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more and no allocation while a countdown runs: a
+    ///   burst costs one task and one queued call.
+    @inlinable
+    public func debounce(
+        for interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> ActorObservationChain<Observing, Source, Isolation, Output> {
+        .init(
+            _core: _core.appendingGated { downstream, gate, actor in
+                _actorDebounceStage(interval: interval, clock: clock, gate: gate, actor: actor, downstream)
+            })
+    }
+
+    /// Lets a message go on only if at least `interval` has passed since the last one that went
+    /// on, and drops it otherwise; on the actor.
+    ///
+    /// As ``ObservationChain/throttle(for:clock:)``: leading edge only, the time of the last
+    /// message that went on kept per observation.
+    ///
+    /// - Parameters:
+    ///   - interval: The shortest time between two messages that go on.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more and no allocation.
+    @inlinable
+    public func throttle(
+        for interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> ActorObservationChain<Observing, Source, Isolation, Output> {
+        .init(
+            _core: _core.appending { downstream in _actorThrottleStage(interval: interval, clock: clock, downstream) })
+    }
+}

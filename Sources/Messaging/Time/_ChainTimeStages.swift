@@ -138,3 +138,71 @@ final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable 
         }
     }
 }
+
+// MARK: - After a hop
+
+/// The author a debounce after a hop keeps with its latest message: the stages after a hop do not
+/// get the messages' authors. One shared object, never the stage itself, which would keep itself
+/// alive through its latest message.
+private final class _NoAuthor: Sendable {}
+private let _noAuthor = _NoAuthor()
+
+/// Makes the throttle stage of a main-actor chain: as `_throttleStage`, on the main actor.
+@usableFromInline
+func _mainActorThrottleStage<Value>(
+    interval: Duration,
+    clock: any Clock<Duration>,
+    _ downstream: @escaping @MainActor @Sendable (Value) -> Void
+) -> @MainActor @Sendable (Value) -> Void {
+    let throttle = _ChainThrottle<Value>(interval: interval, clock: clock)
+    return { value in
+        let now = throttle.timeline.now
+        if case .deliver(let value) = throttle.state.receive(value, now: now) { downstream(value) }
+    }
+}
+
+/// Makes the throttle stage of an actor chain: as `_throttleStage`, on the actor.
+@usableFromInline
+func _actorThrottleStage<Isolation: Actor, Value>(
+    interval: Duration,
+    clock: any Clock<Duration>,
+    _ downstream: @escaping @Sendable (isolated Isolation, Value) -> Void
+) -> @Sendable (isolated Isolation, Value) -> Void {
+    let throttle = _ChainThrottle<Value>(interval: interval, clock: clock)
+    return { actor, value in
+        let now = throttle.timeline.now
+        if case .deliver(let value) = throttle.state.receive(value, now: now) { downstream(actor, value) }
+    }
+}
+
+/// Makes the debounce stage of a main-actor chain: the countdown runs as in `_debounceStage`, and
+/// the latest message of a burst goes back to the main actor's one queue, behind what is already
+/// there, and on to the rest of the chain.
+@usableFromInline
+func _mainActorDebounceStage<Value: Sendable>(
+    interval: Duration,
+    clock: any Clock<Duration>,
+    gate: _ChainGate,
+    _ downstream: @escaping @MainActor @Sendable (Value) -> Void
+) -> @MainActor @Sendable (Value) -> Void {
+    let hop = _hopToMainActor(downstream, gate: gate)
+    let debounce = _ChainDebounce<Value>(interval: interval, clock: clock, gate: gate) { value, _ in hop(value, nil) }
+    return { value in debounce.receive(value, author: _noAuthor) }
+}
+
+/// Makes the debounce stage of an actor chain: the countdown runs as in `_debounceStage`, and the
+/// latest message of a burst goes back to `actor`'s one queue and on to the rest of the chain. A
+/// chain whose actor is gone sends nothing on.
+@usableFromInline
+func _actorDebounceStage<Isolation: Actor, Value: Sendable>(
+    interval: Duration,
+    clock: any Clock<Duration>,
+    gate: _ChainGate,
+    actor: Isolation?,
+    _ downstream: @escaping @Sendable (isolated Isolation, Value) -> Void
+) -> @Sendable (isolated Isolation, Value) -> Void {
+    guard let actor else { return { _, _ in } }
+    let hop = _hopToActor(actor, downstream, gate: gate)
+    let debounce = _ChainDebounce<Value>(interval: interval, clock: clock, gate: gate) { value, _ in hop(value, nil) }
+    return { _, value in debounce.receive(value, author: _noAuthor) }
+}

@@ -103,6 +103,22 @@ struct _MainActorChainCore<Observing: Observer, Source: ObservableSource, Output
         }
     }
 
+    /// A chain with one more stage, on the main actor, that needs the observation's gate (a time
+    /// stage, which sends on after a wait).
+    @inlinable
+    func appendingGated<Next>(
+        _ makeStage:
+            @escaping (@escaping @MainActor @Sendable (Next) -> Void, _ChainGate) ->
+            @MainActor @Sendable (Output) ->
+            Void
+    ) -> _MainActorChainCore<Observing, Source, Next> {
+        let makeSink = makeSink
+        return _MainActorChainCore<Observing, Source, Next>(observer: observer, source: source, target: target) {
+            receive, gate in
+            makeSink(makeStage(receive, gate), gate)
+        }
+    }
+
     /// Ends the chain with `receive`: starts the observation, with a gate for its hops.
     @inlinable
     func finish(_ receive: @escaping @MainActor @Sendable (Output) -> Void) {
@@ -119,6 +135,9 @@ struct _ActorChainCore<Observing: Observer, Source: ObservableSource, Isolation:
     @usableFromInline let source: Source
     /// See ``_MainActorChainCore/target``.
     @usableFromInline let target: AnyObject?
+    /// The actor the stages run on, for a time stage, which hops back to it after a wait. Weak: a
+    /// chain never keeps its actor alive.
+    @usableFromInline weak var actor: Isolation?
     /// Makes the composed handler for one observation from its last step and its gate.
     @usableFromInline let makeSink:
         (@escaping @Sendable (isolated Isolation, Output) -> Void, _ChainGate) -> (Source.Message, AnyObject) -> Void
@@ -128,6 +147,7 @@ struct _ActorChainCore<Observing: Observer, Source: ObservableSource, Isolation:
         observer: Observing,
         source: Source,
         target: AnyObject?,
+        actor: Isolation?,
         makeSink:
             @escaping (@escaping @Sendable (isolated Isolation, Output) -> Void, _ChainGate) -> (
                 Source.Message, AnyObject
@@ -136,6 +156,7 @@ struct _ActorChainCore<Observing: Observer, Source: ObservableSource, Isolation:
         self.observer = observer
         self.source = source
         self.target = target
+        self.actor = actor
         self.makeSink = makeSink
     }
 
@@ -147,9 +168,27 @@ struct _ActorChainCore<Observing: Observer, Source: ObservableSource, Isolation:
             @Sendable (isolated Isolation, Output) -> Void
     ) -> _ActorChainCore<Observing, Source, Isolation, Next> {
         let makeSink = makeSink
-        return _ActorChainCore<Observing, Source, Isolation, Next>(observer: observer, source: source, target: target) {
-            receive, gate in
+        return _ActorChainCore<Observing, Source, Isolation, Next>(
+            observer: observer, source: source, target: target, actor: actor
+        ) { receive, gate in
             makeSink(makeStage(receive), gate)
+        }
+    }
+
+    /// A chain with one more stage, on the actor, that needs the observation's gate and the actor
+    /// (a time stage, which hops back to the actor after a wait).
+    @inlinable
+    func appendingGated<Next>(
+        _ makeStage:
+            @escaping (@escaping @Sendable (isolated Isolation, Next) -> Void, _ChainGate, Isolation?) ->
+            @Sendable (isolated Isolation, Output) -> Void
+    ) -> _ActorChainCore<Observing, Source, Isolation, Next> {
+        let makeSink = makeSink
+        let actor = actor
+        return _ActorChainCore<Observing, Source, Isolation, Next>(
+            observer: observer, source: source, target: target, actor: actor
+        ) { [weak actor] receive, gate in
+            makeSink(makeStage(receive, gate, actor), gate)
         }
     }
 
@@ -237,7 +276,7 @@ extension _ChainCore where Output: Sendable {
         from current: @escaping @Sendable () -> (any Actor)?
     ) -> _ActorChainCore<Observing, Source, Isolation, Output> {
         let core = self
-        return _ActorChainCore(observer: observer, source: source, target: target) { rest, gate in
+        return _ActorChainCore(observer: observer, source: source, target: target, actor: actor) { rest, gate in
             let hop = _hopToActor(actor, rest, gate: gate)
             return core.makeSink({ value, _ in hop(value, current()) }, gate)
         }
@@ -257,7 +296,7 @@ extension MainActorObservationChain where Output: Sendable {
     {
         let core = _core
         return .init(
-            _core: _ActorChainCore(observer: core.observer, source: core.source, target: core.target) {
+            _core: _ActorChainCore(observer: core.observer, source: core.source, target: core.target, actor: actor) {
                 rest, gate in
                 let hop = _hopToActor(actor, rest, gate: gate)
                 return core.makeSink({ value in hop(value, MainActor.shared) }, gate)
@@ -295,7 +334,7 @@ extension ActorObservationChain where Output: Sendable {
     public func on<Other: Actor>(_ actor: Other) -> ActorObservationChain<Observing, Source, Other, Output> {
         let core = _core
         return .init(
-            _core: _ActorChainCore(observer: core.observer, source: core.source, target: core.target) {
+            _core: _ActorChainCore(observer: core.observer, source: core.source, target: core.target, actor: actor) {
                 rest, gate in
                 let hop = _hopToActor(actor, rest, gate: gate)
                 return core.makeSink({ current, value in hop(value, current) }, gate)
