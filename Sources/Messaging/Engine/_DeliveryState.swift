@@ -363,7 +363,7 @@ struct _DeliveryState<Message> {
     @inlinable @discardableResult
     mutating func insert(_ observation: _Observation<Message>) -> (any _ObservedOwner)? {
         // Room for one: most observables have a single observer (a view and its variable), and a
-        // table of one is 16 bytes smaller than one of four. Growth doubles, so a table that
+        // table of one is 24 bytes smaller than one of four. Growth doubles, so a table that
         // reaches n slots was copied about log2(n) times.
         if _table == nil { _table = .make(capacity: 1) }
         _prepareToChange(capacity: table.header + 1)
