@@ -23,9 +23,9 @@ struct SeededGenerator: RandomNumberGenerator {
 /// receives what, in which order.
 ///
 /// Each messenger also has a standalone transform (`map`), observed and left like the messengers
-/// themselves, whose origin is replaced when its source dies and ended by the source's
-/// `stopBeingObserved()`: the model says when the transform observes its origin, where that
-/// observation stands in the origin's order, and what reaches the transform's observers.
+/// themselves, whose origin is replaced when its source dies, and whose observations end with the
+/// source's `stopBeingObserved()`: the model says when the transform observes its origin, where
+/// that observation stands in the origin's order, and what reaches the transform's observers.
 ///
 /// The steps run on one thread, so every handler runs before `send` returns and the model can say
 /// exactly what the log must hold. Set `MESSAGING_MODEL_STEPS` for longer runs.
@@ -59,9 +59,6 @@ struct ModelBasedTests {
         case unlinked
         /// Observing its origin: the observation with this id.
         case linked(Int)
-        /// Observed, but the origin ended its observation (`stopBeingObserved()`): it receives
-        /// nothing until it is unobserved or its origin is replaced.
-        case ended
     }
 
     /// Who owns an observation.
@@ -122,18 +119,18 @@ struct ModelBasedTests {
                 case .linked(let id) where !isObserved:
                     observations[source].removeAll { $0.id == id }
                     links[source] = .unlinked
-                case .ended where !isObserved:
-                    links[source] = .unlinked
                 default:
                     break
                 }
             }
         }
 
-        /// Every observation of source `index` ends, its transform's included.
+        /// Every observation of source `index` ends, its transform's included; and so, as when
+        /// the source dies, do the observations of the transform.
         mutating func sourceStopsBeingObserved(_ index: Int) {
             observations[index] = []
-            if case .linked = links[index] { links[index] = .ended }
+            observations[count + index] = []
+            links[index] = .unlinked
         }
 
         /// Source `index` is replaced by a new one, which its transform observes from then on.

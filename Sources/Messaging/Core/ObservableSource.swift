@@ -135,6 +135,9 @@ extension ObservableSource {
         for observation in messenger._core.tokenObservations() where observation._deactivate() {
             observation._detachFromMessenger()
             observation._observableDidEnd()
+            // A standalone transform's observation of this observable: the transform ends its own
+            // observations in turn, as when its origin dies, rather than going silent.
+            observation._deathListener?._messengerDied(of: observation)
         }
         return ended
     }

@@ -10,10 +10,12 @@ protocol _ObservedOwner: AnyObject {
     func _observedChanged()
 }
 
-/// An object told when the messenger of an observation it made dies (the origin of a standalone
-/// transform, say). It is the observation's `observer` field, held weakly, on an observation made
-/// as a token's (no ``Observer``).
+/// An object told when the messenger of an observation it made dies, or its observable ends every
+/// observation (`stopBeingObserved()`): the origin of a standalone transform, say. It is the
+/// observation's `observer` field, held weakly, on an observation made as a token's (no
+/// ``Observer``).
 protocol _MessengerDeathListener: AnyObject {
-    /// The messenger of `observation` died; the observation has ended. Called outside every lock.
+    /// The messenger of `observation` died, or its observable ended it with every other one; the
+    /// observation has ended. Called outside every lock.
     func _messengerDied(of observation: AnyObject)
 }

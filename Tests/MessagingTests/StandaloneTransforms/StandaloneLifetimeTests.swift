@@ -134,6 +134,49 @@ struct StandaloneLifetimeTests {
         #expect(!token.isObserving)
     }
 
+    @Test func anOriginThatStopsBeingObservedEndsTheObservationsOfItsTransforms() {
+        let number = Var(1)
+        let doubled = number.map { $0.new * 2 }
+        let tripled = doubled.map { $0 * 3 }
+        let spy = Spy("spy")
+        spy.observe(doubled) { _ in }
+        let token = tripled.subscribe { _ in }
+        #expect(number.messenger.observationCount == 1)
+        number.stopBeingObserved()
+        // As when the origin dies: the transforms do not go silent, their observations end, down
+        // the chain.
+        #expect(doubled.messenger.observationCount == 0)
+        #expect(tripled.messenger.observationCount == 0)
+        #expect(!spy.isObserving(doubled))
+        #expect(!token.isObserving)
+        // Observing again starts afresh.
+        let log = Locked<[Int]>([])
+        let again = doubled.subscribe { value in log.withLock { $0.append(value) } }
+        number.value = 5
+        #expect(log.value == [10])
+        withExtendedLifetime(again) {}
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aDeadOriginFinishesTheAsyncSequencesOfItsTransforms() async {
+        var origin: Messenger<Int>? = Messenger()
+        let doubled = origin!.weak().map { $0 * 2 }
+        let messages = doubled.messages
+        // A child task: if the sequence never finished, the time limit's cancellation would end
+        // the loop, and the test would see that it was cancelled rather than finished.
+        async let consumed: (received: [Int], wasCancelled: Bool) = {
+            var received: [Int] = []
+            for await value in messages { received.append(value) }
+            return (received, Task.isCancelled)
+        }()
+        #expect(await eventually { doubled.messenger.observationCount == 1 })
+        origin?.send(1)
+        origin = nil
+        // The loop ends: the sequence is told that no message will come.
+        let (received, wasCancelled) = await consumed
+        #expect(received == [2])
+        #expect(!wasCancelled)
+    }
+
     @Test func aDeadOriginEndsAChainOfTransforms() {
         weak var weakEnd: Mapped<Filtered<Weak<Messenger<Int>>, Int>, Int>?
         var origin: Messenger<Int>? = Messenger()

@@ -161,13 +161,10 @@ extension _Observation {
 }
 
 extension Messenger {
-    /// Ends every observation because the owner's origin died: the observations of transforms
-    /// further down a chain end as if this messenger had died, so that they end theirs in turn.
+    /// Ends every observation because the owner's origin died or ended the owner's observation of
+    /// it: an async sequence learns that no message will come, and transforms further down a chain
+    /// end theirs in turn (see `_stopBeingObservedByAll()`).
     func _endObservationsAfterOriginDied() {
-        for observation in _core.tokenObservations() where observation._deactivate() {
-            observation._detachFromMessenger()
-            observation._deathListener?._messengerDied(of: observation)
-        }
         _stopBeingObservedByAll()
     }
 }
