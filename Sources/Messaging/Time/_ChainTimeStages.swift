@@ -16,6 +16,13 @@ final class _ChainThrottle<Value>: @unchecked Sendable {
         timeline = _Timeline(clock)
         state = _ThrottleState(interval: interval)
     }
+
+    /// `value` if it may go on now, `nil` if it is dropped: one clock reading and a comparison.
+    func pass(_ value: Value) -> Value? {
+        let now = timeline.now
+        guard case .deliver(let value) = state.receive(value, now: now) else { return nil }
+        return value
+    }
 }
 
 /// Makes the throttle stage of one chain observation: a message goes on at once, on the thread
@@ -31,8 +38,7 @@ func _throttleStage<Value>(
 ) -> (Value, AnyObject) -> Void {
     let throttle = _ChainThrottle<Value>(interval: interval, clock: clock)
     return { value, author in
-        let now = throttle.timeline.now
-        if case .deliver(let value) = throttle.state.receive(value, now: now) { downstream(value, author) }
+        if let value = throttle.pass(value) { downstream(value, author) }
     }
 }
 
@@ -156,8 +162,7 @@ func _mainActorThrottleStage<Value>(
 ) -> @MainActor @Sendable (Value) -> Void {
     let throttle = _ChainThrottle<Value>(interval: interval, clock: clock)
     return { value in
-        let now = throttle.timeline.now
-        if case .deliver(let value) = throttle.state.receive(value, now: now) { downstream(value) }
+        if let value = throttle.pass(value) { downstream(value) }
     }
 }
 
@@ -170,8 +175,7 @@ func _actorThrottleStage<Isolation: Actor, Value>(
 ) -> @Sendable (isolated Isolation, Value) -> Void {
     let throttle = _ChainThrottle<Value>(interval: interval, clock: clock)
     return { actor, value in
-        let now = throttle.timeline.now
-        if case .deliver(let value) = throttle.state.receive(value, now: now) { downstream(actor, value) }
+        if let value = throttle.pass(value) { downstream(actor, value) }
     }
 }
 
