@@ -75,9 +75,7 @@ final class _MessageBuffer<Message: Sendable>: ManagedBuffer<_MessageBufferState
     @usableFromInline
     final func _cancel() {
         let action = _withLock { $0.cancel() }
-        if let observation = action.observation, observation._deactivate() {
-            observation._detachFromMessenger()
-        }
+        _ = action.observation?._end()
         action.waiting?.resume(returning: nil)
     }
 

@@ -132,8 +132,7 @@ extension ObservableSource {
     func _stopBeingObservedByAll() -> [any GeneralSubscriber] {
         // Not `unsubscribeAll()`: on an object that also observes, that means both sides.
         let ended = observers.compactMap { unsubscribe($0) }
-        for observation in messenger._core.tokenObservations() where observation._deactivate() {
-            observation._detachFromMessenger()
+        for observation in messenger._core.tokenObservations() where observation._end() {
             observation._observableDidEnd()
             // A standalone transform's observation of this observable: the transform ends its own
             // observations in turn, as when its origin dies, rather than going silent.

@@ -13,15 +13,15 @@
 /// counts in ``Messenger/observationCount``, and ``ObservableSource/stopBeingObserved()`` ends it.
 public final class ObservationToken: @unchecked Sendable {
     // Immutable; the observation it points to keeps its state atomic or under its messenger's lock.
-    @usableFromInline let _observation: any _ObservationHandle
+    @usableFromInline let _observation: _ObservationRecord
 
     @usableFromInline
-    init(_ observation: any _ObservationHandle) {
+    init(_ observation: _ObservationRecord) {
         _observation = observation
     }
 
     deinit {
-        if _observation._deactivate() { _observation._detachFromMessenger() }
+        _ = _observation._end()
     }
 
     /// Whether the observation is still active: not stopped, and its messenger alive.
@@ -33,7 +33,7 @@ public final class ObservationToken: @unchecked Sendable {
     ///
     /// - Complexity: O(1) amortized.
     public func stopObserving() {
-        if _observation._deactivate() { _observation._detachFromMessenger() }
+        _ = _observation._end()
     }
 }
 

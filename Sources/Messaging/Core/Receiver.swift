@@ -330,15 +330,15 @@ struct _ObservedSource {
     weak var source: (any GeneralObservable)?
     /// The messenger, kept only when it is not the source itself: it may outlive the source.
     weak var separateMessenger: (any GeneralObservable)?
-    var first: any _ObservationHandle
-    var more: [any _ObservationHandle] = []
+    var first: _ObservationRecord
+    var more: [_ObservationRecord] = []
 
     init(
         key: ObjectIdentifier,
         order: Int,
         source: any GeneralObservable,
         messenger: any GeneralObservable,
-        first: any _ObservationHandle
+        first: _ObservationRecord
     ) {
         self.key = key
         self.order = order
@@ -351,7 +351,7 @@ struct _ObservedSource {
     /// The observable, or its messenger where that outlived it.
     var liveSource: (any GeneralObservable)? { source ?? separateMessenger }
 
-    mutating func append(_ observation: any _ObservationHandle) {
+    mutating func append(_ observation: _ObservationRecord) {
         more.append(observation)
     }
 
@@ -360,15 +360,9 @@ struct _ObservedSource {
     /// - Returns: Whether any was still active.
     @discardableResult
     func endAll() -> Bool {
-        var ended = Self._end(first)
-        for observation in more where Self._end(observation) { ended = true }
+        var ended = first._end()
+        for observation in more where observation._end() { ended = true }
         return ended
-    }
-
-    private static func _end(_ observation: any _ObservationHandle) -> Bool {
-        guard observation._deactivate() else { return false }
-        observation._detachFromMessenger()
-        return true
     }
 
     var containsActive: Bool { first._isActive || more.contains { $0._isActive } }

@@ -52,8 +52,13 @@ struct _Delivery<Message> {
 /// keep it alive) and continues on a copy; the retired table is released when the delivery
 /// finishes, outside the lock. The common case, a send while nothing changes, thus costs no
 /// reference counting at all. The header is the number of slots in use.
+///
+/// The slots hold each observation as its ``_ObservationRecord``, a class that does not depend on
+/// the message type, so that code not specialized for one (inserting, removing) stores and
+/// compares them without looking up type metadata; a delivery reads them as the
+/// ``_Observation`` each one is.
 @usableFromInline
-final class _ObservationTable<Message>: ManagedBuffer<Int, _Observation<Message>?> {
+final class _ObservationTable<Message>: ManagedBuffer<Int, _ObservationRecord?> {
     /// A table with room for at least `capacity` slots, none in use.
     @inlinable
     static func make(capacity: Int) -> _ObservationTable<Message> {
@@ -434,7 +439,7 @@ struct _DeliveryState<Message> {
     ///   tells it and releases it after unlocking.
     /// - Complexity: O(1) amortized (O(*n*) once if a delivery is reading the table).
     @inlinable @discardableResult
-    mutating func remove(_ observation: _Observation<Message>) -> (any _ObservedOwner)? {
+    mutating func remove(_ observation: _ObservationRecord) -> (any _ObservedOwner)? {
         endsApplied &+= 1
         guard _table != nil else { return nil }
         let slot = observation._slot

@@ -17,7 +17,7 @@ extension _MessengerCore {
     @inlinable
     final func insert(_ observation: _Observation<Message>, whileLocked body: () -> Void) {
         withLock {
-            if observation._isActive { _state.pointee.insert(observation) }
+            if observation._isActiveWhileLocked { _state.pointee.insert(observation) }
             body()
         }
     }

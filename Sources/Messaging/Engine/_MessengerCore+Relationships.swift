@@ -23,7 +23,7 @@ extension _MessengerCore {
             var observers: [any GeneralSubscriber] = []
             table.withUnsafeMutablePointers { count, slots in
                 for index in 0..<count.pointee {
-                    guard let observation = slots[index], observation._isActive,
+                    guard let observation = slots[index], observation._isActiveWhileLocked,
                         let observer = observation._observer
                     else { continue }
                     if listed.insert(ObjectIdentifier(observer)).inserted { observers.append(observer) }

@@ -11,8 +11,9 @@ struct _CoreWords<Message> {
     /// Guarded by `lock`.
     @usableFromInline var state = _DeliveryState<Message>()
     @usableFromInline var lock = _messaging_lock_t()
-    /// How many observations have ended or are ending (atomic; see `_Observation._deactivate()`,
-    /// which counts an end before it clears the flag).
+    /// How many observations have ended: written under `lock`, in the critical section that
+    /// clears an observation's flag (see `_Observation._clearWhileLocked()`), and read atomically
+    /// without it.
     ///
     /// A delivery compares it with the state's `endsApplied` when it takes its snapshot: if they
     /// are equal, no observation in the snapshot had ended then, and while the counter keeps that
@@ -321,7 +322,7 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         isolation: (any Actor)?
     ) {
         _lock()
-        guard observation._isActive else {
+        guard observation._isActiveWhileLocked else {
             _unlock()
             return
         }
@@ -344,7 +345,7 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
     @inlinable
     final func insert(_ observation: _Observation<Message>) {
         let owner = withLock {
-            observation._isActive ? _state.pointee.insert(observation) : nil
+            observation._isActiveWhileLocked ? _state.pointee.insert(observation) : nil
         }
         if let owner { owner._observedChanged() }
     }
@@ -375,7 +376,7 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
             guard let table = _state.pointee._table else { return [] }
             return table.withUnsafeMutablePointers { count, slots in
                 (0..<count.pointee).compactMap { index in
-                    slots[index].flatMap { $0._isToken ? $0 : nil }
+                    slots[index].flatMap { $0._isToken ? unsafeDowncast($0, to: _Observation<Message>.self) : nil }
                 }
             }
         }

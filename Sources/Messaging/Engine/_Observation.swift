@@ -1,26 +1,14 @@
 import _MessagingShims
 
-/// What a receiver or a token needs of an observation, whatever its message type.
-@usableFromInline
-protocol _ObservationHandle: AnyObject {
-    /// Whether the observation is still active (an atomic read).
-    var _isActive: Bool { get }
-
-    /// Ends the observation: `true` for the one caller that ended it, which must then call
-    /// `_detachFromMessenger()` unless the messenger is going away.
-    func _deactivate() -> Bool
-
-    /// Removes the observation from its messenger's delivery table.
-    func _detachFromMessenger()
-}
-
-/// A handler in either of the forms a caller can write, or a sink that the library feeds.
+/// A handler in either of the forms a caller can write, or a sink that the library feeds: what
+/// callers pass to ``_Observation/make(observer:messenger:target:handler:)``, which stores it in
+/// the subclass of ``_Observation`` made for its form.
 @usableFromInline
 enum _Handler<Message> {
     case message((Message) -> Void)
     case messageAndAuthor((Message, AnyObject) -> Void)
     /// Messages go into an object that is also told when the observable ends the observation (see
-    /// ``_MessageSink``). As large as a closure: a reference and a witness table.
+    /// ``_MessageSink``).
     case sink(any _MessageSink<Message>)
     /// Library code that passes messages on, such as a standalone transform: it also receives the
     /// actor the delivery runs on, so that the message it sends in turn reaches handlers isolated
@@ -46,179 +34,190 @@ protocol _MessageSink<Message>: AnyObject {
     func _observableDidEnd()
 }
 
-/// The fields of an observation, the header of its buffer.
+/// The part of an observation that does not depend on its message type: what the delivery table,
+/// a receiver and a token hold and ask.
+///
+/// Not generic, so that code that is not specialized for a message type (the delivery state's
+/// table operations, a receiver, a token) reads and writes these fields and the table's slots
+/// without looking up type metadata at run time. The one subclass, ``_Observation``, adds the
+/// messenger's core and the handler.
 @usableFromInline
-struct _ObservationFields<Message> {
+class _ObservationRecord {
+    // Shared between threads although it is not `Sendable` (the types that hold it are
+    // `@unchecked Sendable` and point here): the `var`s are guarded by the core's lock (they skip
+    // the run-time exclusivity check, which the lock makes redundant), the weak reference is
+    // loaded atomically by the runtime, and the rest is immutable.
+
     /// The sequence number of the first message this observation may receive (under the core's
-    /// lock).
-    @usableFromInline var firstSequence: UInt64 = 0
+    /// lock; a delivery reads it after taking its snapshot under that lock).
+    @exclusivity(unchecked) @usableFromInline final var _firstSequence: UInt64 = 0
     /// Position in the messenger's delivery table, or -1 when not in it (under the core's lock).
-    @usableFromInline var slot = -1
-    /// The observer (an ``Observer``), for listing a messenger's observers; `nil` for a token.
-    /// Weak: the observer owns the observation through its receiver, not the other way round. One
-    /// word rather than an existential's two: it is read only to list observers.
-    @usableFromInline weak var observer: AnyObject?
+    @exclusivity(unchecked) @usableFromInline final var _slot = -1
+    /// Whether the observation is active (under the core's lock; see ``_isActive``).
+    @exclusivity(unchecked) @usableFromInline final var _isActiveWhileLocked = true
+    /// Whether an ``ObservationToken`` owns it (and no observer). Beside the flag, where it costs
+    /// no padding.
+    @usableFromInline final let _isToken: Bool
+    /// The observer (an ``Observer``), for listing a messenger's observers, or the object told
+    /// when a forwarding observation's messenger dies; `nil` for a token. Weak: the observer owns
+    /// the observation through its receiver, not the other way round. One word rather than an
+    /// existential's two: it is read only to list observers.
+    @usableFromInline final weak var _observerObject: AnyObject?
     /// Where the handler must run, or `nil` when it may run on any thread.
-    @usableFromInline let target: _ActorQueue?
-    /// Strong: the core is never referenced weakly, so its reference counting stays cheap. The
-    /// messenger's `deinit` empties the core's table, which breaks the cycle.
-    @usableFromInline let core: _MessengerCore<Message>
-    /// The handler, as the caller wrote it: two words and a tag, whichever form.
-    @usableFromInline let handler: _Handler<Message>
-    /// Whether an ``ObservationToken`` owns it (and no observer). Last, beside the handler's tag
-    /// byte, where it costs no padding.
-    @usableFromInline let isToken: Bool
+    @usableFromInline final let _target: _ActorQueue?
 
     @inlinable
-    init(
-        observer: AnyObject?,
-        target: _ActorQueue?,
-        core: _MessengerCore<Message>,
-        handler: _Handler<Message>,
-        isToken: Bool
-    ) {
-        self.observer = observer
-        self.target = target
-        self.core = core
-        self.handler = handler
-        self.isToken = isToken
+    init(observer: AnyObject?, target: _ActorQueue?, isToken: Bool) {
+        _isToken = isToken
+        _observerObject = observer
+        _target = target
     }
+
+    /// The observer, if the observation belongs to one that is alive.
+    final var _observer: (any Observer)? { _observerObject as? any Observer }
+
+    /// Whether the observation is still active: not ended by either side. Takes the messenger's
+    /// lock; under that lock, read ``_isActiveWhileLocked`` instead.
+    @usableFromInline
+    var _isActive: Bool { preconditionFailure("every observation is an _Observation") }
+
+    /// Ends the observation and removes it from its messenger's delivery table, in one step
+    /// under the messenger's lock: `true` for the one caller that ended it.
+    @usableFromInline
+    func _end() -> Bool { preconditionFailure("every observation is an _Observation") }
+
+    /// Ends the observation without touching the delivery table, for a messenger that is going
+    /// away (its table was emptied): `true` for the one caller that ended it.
+    func _deactivate() -> Bool { preconditionFailure("every observation is an _Observation") }
+
+    /// Tells a sink that the observable's side ended this observation; the caller is the one that
+    /// ended it, so this runs at most once. Call outside every lock. Nothing to tell a closure.
+    func _observableDidEnd() {}
 }
 
 /// One observation: one handler registered on one messenger, by a receiver or a token.
 ///
-/// One allocation: the fields are the buffer's header and the "active" flag is its one element,
-/// whose address never moves, so it can be read and cleared atomically.
+/// One allocation. The handler is a `let` of the subclass made for its form
+/// (``_MessageObservation``, ``_AuthoredObservation``, ``_SinkObservation``,
+/// ``_ForwardObservation``), and a delivery reaches it through one dynamically dispatched
+/// ``_call(_:_:_:)``: the compiler calls a `let` closure of an object that the caller keeps alive
+/// as it is, where a handler read out of an enum or a `ManagedBuffer` header is copied (a retain,
+/// a release and an outlined copy per delivery, about 40 instructions).
 ///
 /// An observation is referenced from two places: the messenger's delivery table (which decides who
-/// gets a message) and its owner (a receiver's table, or a token). Either side may end it; the
-/// atomic flag makes the end take effect at once for a delivery already in progress on another
-/// thread, and lets exactly one party win. The winner also counts the end in its core's
-/// `endsStarted`, so that a delivery only reads the flags after some observation has ended.
+/// gets a message) and its owner (a receiver's table, or a token). Either side may end it. Its
+/// "active" flag is guarded by its messenger's lock, and ending it (``_end()``) clears the flag,
+/// counts the end in the core's atomic `endsStarted` and removes it from the table in one critical
+/// section, so exactly one party wins. A delivery skips reading the flags while `endsStarted` keeps
+/// the value it had when the delivery took its snapshot, and reads a flag (under the lock) only
+/// after some observation has ended: the common delivery takes no lock per observer.
 @usableFromInline
-final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, Int>, _ObservationHandle {
-    // Shared between threads although `ManagedBuffer` is not `Sendable` (the types that hold it
-    // are `@unchecked Sendable` and point here): the flag is atomic; `firstSequence` and `slot`
-    // are guarded by the core's lock; the rest is immutable. The handlers are not `Sendable` when they belong to an actor: the library calls
-    // them only on that actor (`_deliverIsolated`), which is what makes sharing the record between
-    // threads safe.
+class _Observation<Message>: _ObservationRecord {
+    // The handlers are not `Sendable` when they belong to an actor: the library calls them only on
+    // that actor (`_deliverIsolated`), which is what makes sharing the record between threads safe.
 
+    /// Strong: the core is never referenced weakly, so its reference counting stays cheap. The
+    /// messenger's `deinit` empties the core's table, which breaks the cycle.
+    @usableFromInline final let _core: _MessengerCore<Message>
+
+    @inlinable
+    init(observer: AnyObject?, target: _ActorQueue?, core: _MessengerCore<Message>, isToken: Bool) {
+        _core = core
+        super.init(observer: observer, target: target, isToken: isToken)
+    }
+
+    /// Makes the observation of `messenger` for `handler`, in the subclass for its form; not yet
+    /// in the messenger's table.
     static func make(
-        observer: (any Observer)?,
+        observer: AnyObject?,
         messenger: Messenger<Message>,
         target: _ActorQueue?,
-        handler: _Handler<Message>
+        handler: _Handler<Message>,
+        isToken: Bool = false
     ) -> _Observation<Message> {
-        let observation = unsafeDowncast(
-            create(minimumCapacity: 1) { _ in
-                _ObservationFields(
-                    observer: observer,
-                    target: target,
-                    core: messenger._core,
-                    handler: handler,
-                    isToken: observer == nil
-                )
-            },
-            to: _Observation<Message>.self
-        )
-        observation.withUnsafeMutablePointerToElements { $0.initialize(to: 1) }
-        return observation
+        _make(observer: observer, core: messenger._core, target: target, handler: handler, isToken: isToken)
     }
 
     /// A token's observation: no observer, handlers on the delivering thread. Inlinable, so that a
-    /// client's `subscribe` is specialized and finds the observation's type without a run-time
-    /// lookup.
+    /// client's `subscribe` is specialized and makes the observation without a run-time lookup of
+    /// its type.
     @inlinable
     static func makeToken(core: _MessengerCore<Message>, handler: _Handler<Message>) -> _Observation<Message> {
-        let observation = unsafeDowncast(
-            create(minimumCapacity: 1) { _ in
-                _ObservationFields(observer: nil, target: nil, core: core, handler: handler, isToken: true)
-            },
-            to: _Observation<Message>.self
-        )
-        observation.withUnsafeMutablePointerToElements { $0.initialize(to: 1) }
-        return observation
+        _make(observer: nil, core: core, target: nil, handler: handler, isToken: true)
     }
 
     @inlinable
-    final var _fields: UnsafeMutablePointer<_ObservationFields<Message>> {
-        withUnsafeMutablePointerToHeader { $0 }
-    }
-
-    @inlinable
-    final var _flag: UnsafeMutablePointer<Int> {
-        withUnsafeMutablePointerToElements { $0 }
-    }
-
-    @inlinable
-    final var _firstSequence: UInt64 {
-        get { _fields.pointee.firstSequence }
-        set { _fields.pointee.firstSequence = newValue }
-    }
-
-    @inlinable
-    final var _slot: Int {
-        get { _fields.pointee.slot }
-        set { _fields.pointee.slot = newValue }
-    }
-
-    @inlinable
-    final var _target: _ActorQueue? { _fields.pointee.target }
-
-    final var _observer: (any Observer)? { _fields.pointee.observer as? any Observer }
-
-    final var _isToken: Bool { _fields.pointee.isToken }
-
-    final var _core: _MessengerCore<Message> { _fields.pointee.core }
-
-    @inlinable
-    final var _isActive: Bool { _messaging_flag_is_set(_flag) }
-
-    /// Counts the end, then clears the flag. Returns `true` for the one caller that ended the
-    /// observation; that caller must then remove it from the messenger's table (which counts the
-    /// end as applied), unless the messenger is going away.
-    ///
-    /// The count comes first so that the end takes effect at one point in the messenger's order of
-    /// messages: a delivery reads the flags only while the count differs from its baseline, so if
-    /// the flag were cleared first, a thread paused between the two steps would let deliveries
-    /// that skip the flag (and so deliver) follow deliveries that read it (and so skip), and the
-    /// observation would receive a message, miss the next, and receive the one after. Counted
-    /// first, every delivery that can see the cleared flag reads it. A caller that loses the race
-    /// takes its count back; meanwhile deliveries merely read flags they could have skipped.
-    @inlinable
-    final func _deactivate() -> Bool {
-        guard _messaging_flag_is_set(_flag) else { return false }
-        let endsStarted = _fields.pointee.core._endsStarted
-        _messaging_counter_increment(endsStarted)
-        guard _messaging_flag_clear(_flag) else {
-            _messaging_counter_decrement(endsStarted)
-            return false
+    static func _make(
+        observer: AnyObject?,
+        core: _MessengerCore<Message>,
+        target: _ActorQueue?,
+        handler: _Handler<Message>,
+        isToken: Bool
+    ) -> _Observation<Message> {
+        switch handler {
+        case .message(let receive):
+            _MessageObservation(observer: observer, target: target, core: core, isToken: isToken, receive)
+        case .messageAndAuthor(let receive):
+            _AuthoredObservation(observer: observer, target: target, core: core, isToken: isToken, receive)
+        case .sink(let sink):
+            _SinkObservation(observer: observer, target: target, core: core, isToken: isToken, sink)
+        case .forward(let forward):
+            _ForwardObservation(observer: observer, target: target, core: core, isToken: isToken, forward)
         }
-        return true
-    }
-
-    @usableFromInline
-    func _detachFromMessenger() {
-        _core.remove(self)
     }
 
     /// Calls the handler on this thread, which runs on `isolation` (the actor of the delivery).
-    @inlinable
+    /// Each subclass calls its own handler.
+    @usableFromInline
     func _call(_ message: Message, _ author: AnyObject, _ isolation: (any Actor)?) {
-        let fields = _fields
-        switch fields.pointee.handler {
-        case .message(let receive): receive(message)
-        case .messageAndAuthor(let receive): receive(message, author)
-        case .sink(let sink): sink._receive(message)
-        case .forward(let forward): forward(message, author, isolation)
-        }
+        preconditionFailure("every observation is made as one of the subclasses for a handler's form")
     }
 
-    /// Tells a sink that the observable's side ended this observation; the caller is the one that
-    /// ended it (`_deactivate()` returned `true`), so this runs at most once. Call outside every
-    /// lock.
-    final func _observableDidEnd() {
-        if case .sink(let sink) = _fields.pointee.handler { sink._observableDidEnd() }
+    @inlinable
+    final override var _isActive: Bool {
+        _core._lock()
+        let isActive = _isActiveWhileLocked
+        _core._unlock()
+        return isActive
+    }
+
+    final override func _deactivate() -> Bool {
+        _core._lock()
+        let ended = _clearWhileLocked()
+        _core._unlock()
+        return ended
+    }
+
+    /// The last active observation of a messenger with a registered owner tells the owner, after
+    /// unlocking.
+    ///
+    /// - Complexity: O(1) amortized (O(*n*) once if a delivery is reading the table).
+    @usableFromInline
+    final override func _end() -> Bool {
+        _core._lock()
+        guard _clearWhileLocked() else {
+            _core._unlock()
+            return false
+        }
+        let owner = _core._state.pointee.remove(self)
+        _core._unlock()
+        if let owner { owner._observedChanged() }
+        return true
+    }
+
+    /// Clears the flag and counts the end in `endsStarted`, under the core's lock; `false` if the
+    /// observation had ended already.
+    ///
+    /// Both happen in one critical section, and a delivery reads a flag under the same lock, so
+    /// an end takes effect at one point in the messenger's order of messages: a delivery that can
+    /// see the end has seen the count change (it then reads the flags), and one that skips the
+    /// flags ran before the end.
+    @inlinable
+    final func _clearWhileLocked() -> Bool {
+        guard _isActiveWhileLocked else { return false }
+        _isActiveWhileLocked = false
+        _messaging_counter_increment(_core._endsStarted)
+        return true
     }
 
     /// Delivers to a handler that belongs to an actor, from a delivery running in `current`.
@@ -227,7 +226,7 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
     /// actor's queue and then the handler, at once; otherwise appends the call to the actor's one
     /// queue, which runs it on the actor after everything posted before it, from any messenger.
     @usableFromInline
-    func _deliverIsolated(_ message: Message, _ author: AnyObject, from current: (any Actor)?) {
+    final func _deliverIsolated(_ message: Message, _ author: AnyObject, from current: (any Actor)?) {
         guard let queue = _target else { return }
         let waiting = queue.post(
             _ActorJob(run: { [self] in
@@ -240,5 +239,101 @@ final class _Observation<Message>: ManagedBuffer<_ObservationFields<Message>, In
         for job in waiting { job.run() }
         if _isActive { _call(message, author, current) }
         queue.finishRunningNow()
+    }
+}
+
+/// An observation whose handler takes the message.
+@usableFromInline
+final class _MessageObservation<Message>: _Observation<Message> {
+    @usableFromInline let _receive: (Message) -> Void
+
+    @inlinable
+    init(
+        observer: AnyObject?,
+        target: _ActorQueue?,
+        core: _MessengerCore<Message>,
+        isToken: Bool,
+        _ receive: @escaping (Message) -> Void
+    ) {
+        _receive = receive
+        super.init(observer: observer, target: target, core: core, isToken: isToken)
+    }
+
+    @usableFromInline
+    override func _call(_ message: Message, _ author: AnyObject, _ isolation: (any Actor)?) {
+        _receive(message)
+    }
+}
+
+/// An observation whose handler takes the message and its author.
+@usableFromInline
+final class _AuthoredObservation<Message>: _Observation<Message> {
+    @usableFromInline let _receive: (Message, AnyObject) -> Void
+
+    @inlinable
+    init(
+        observer: AnyObject?,
+        target: _ActorQueue?,
+        core: _MessengerCore<Message>,
+        isToken: Bool,
+        _ receive: @escaping (Message, AnyObject) -> Void
+    ) {
+        _receive = receive
+        super.init(observer: observer, target: target, core: core, isToken: isToken)
+    }
+
+    @usableFromInline
+    override func _call(_ message: Message, _ author: AnyObject, _ isolation: (any Actor)?) {
+        _receive(message, author)
+    }
+}
+
+/// An observation that feeds a sink, and tells it when the observable's side ends it.
+@usableFromInline
+final class _SinkObservation<Message>: _Observation<Message> {
+    @usableFromInline let _sink: any _MessageSink<Message>
+
+    @inlinable
+    init(
+        observer: AnyObject?,
+        target: _ActorQueue?,
+        core: _MessengerCore<Message>,
+        isToken: Bool,
+        _ sink: any _MessageSink<Message>
+    ) {
+        _sink = sink
+        super.init(observer: observer, target: target, core: core, isToken: isToken)
+    }
+
+    @usableFromInline
+    override func _call(_ message: Message, _ author: AnyObject, _ isolation: (any Actor)?) {
+        _sink._receive(message)
+    }
+
+    override func _observableDidEnd() {
+        _sink._observableDidEnd()
+    }
+}
+
+/// An observation of library code that passes messages on with the actor of the delivery.
+@usableFromInline
+final class _ForwardObservation<Message>: _Observation<Message> {
+    @usableFromInline let _forward: (Message, AnyObject, (any Actor)?) -> Void
+
+    @inlinable
+    init(
+        observer: AnyObject?,
+        target: _ActorQueue?,
+        core: _MessengerCore<Message>,
+        isToken: Bool,
+        _ forward: @escaping (Message, AnyObject, (any Actor)?) -> Void
+    ) {
+        _forward = forward
+        super.init(observer: observer, target: target, core: core, isToken: isToken)
+    }
+
+    @usableFromInline
+    override func _call(_ message: Message, _ author: AnyObject, _ isolation: (any Actor)?) {
+        _forward(message, author, isolation)
     }
 }

@@ -11,7 +11,7 @@
 /// afterwards; the runtime makes weak loads atomic.
 @usableFromInline
 final class _ChainGate: @unchecked Sendable {
-    weak var observation: (any _ObservationHandle)?
+    weak var observation: _ObservationRecord?
 
     @usableFromInline
     init() {}
@@ -20,7 +20,7 @@ final class _ChainGate: @unchecked Sendable {
     @usableFromInline
     static let unused = _ChainGate()
 
-    /// Whether the observation is still active: an atomic read of its flag.
+    /// Whether the observation is still active: its flag, read under its messenger's lock.
     ///
     /// - Complexity: O(1).
     var isActive: Bool { observation?._isActive ?? false }

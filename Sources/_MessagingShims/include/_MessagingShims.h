@@ -1,6 +1,5 @@
 // The C facilities Messaging needs and the Swift standard library does not offer on every supported
-// system: atomic words, for the "is this observation still active?" flag and a messenger's count of
-// ended observations, and a one-word lock. Swift's own `Synchronization.Atomic` and `Mutex` need
+// system: an atomic word, for a messenger's count of ended observations, and a one-word lock. Swift's own `Synchronization.Atomic` and `Mutex` need
 // macOS 15 / iOS 18; the library supports older systems, so it uses the C11 builtins instead. Every
 // function here is `static inline`, so the Swift compiler inlines them into its callers: on x86-64
 // and arm64 an acquire load is a plain load, and taking a free lock is one compare-and-swap.
@@ -15,16 +14,6 @@
 #include <os/lock.h>
 #endif
 
-/// Reads the flag with acquire ordering.
-static inline bool _messaging_flag_is_set(const intptr_t *flag) {
-    return __atomic_load_n(flag, __ATOMIC_ACQUIRE) != 0;
-}
-
-/// Clears the flag; returns whether it was set, so exactly one caller wins.
-static inline bool _messaging_flag_clear(intptr_t *flag) {
-    return __atomic_exchange_n(flag, 0, __ATOMIC_ACQ_REL) != 0;
-}
-
 /// Reads a counter with acquire ordering.
 static inline intptr_t _messaging_counter_load(const intptr_t *counter) {
     return __atomic_load_n(counter, __ATOMIC_ACQUIRE);
@@ -33,11 +22,6 @@ static inline intptr_t _messaging_counter_load(const intptr_t *counter) {
 /// Adds one to a counter with release ordering.
 static inline void _messaging_counter_increment(intptr_t *counter) {
     __atomic_fetch_add(counter, 1, __ATOMIC_ACQ_REL);
-}
-
-/// Takes one from a counter, undoing an increment that turned out not to count.
-static inline void _messaging_counter_decrement(intptr_t *counter) {
-    __atomic_fetch_sub(counter, 1, __ATOMIC_ACQ_REL);
 }
 
 // MARK: The lock

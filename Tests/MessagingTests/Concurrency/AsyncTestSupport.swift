@@ -42,8 +42,7 @@ extension AsyncSequence {
 /// The buffers of a messenger's async sequence consumers, read through its core.
 func buffers<Message: Sendable>(of messenger: Messenger<Message>) -> [_MessageBuffer<Message>] {
     messenger._core.tokenObservations().compactMap { observation in
-        guard case .sink(let sink) = observation._fields.pointee.handler else { return nil }
-        return sink as? _MessageBuffer<Message>
+        (observation as? _SinkObservation<Message>)?._sink as? _MessageBuffer<Message>
     }
 }
 

@@ -50,7 +50,7 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
 
     deinit {
         // The owner is gone: stop observing the origin.
-        if let observation = _observation, observation._deactivate() { observation._detachFromMessenger() }
+        _ = _observation?._end()
     }
 
     /// The origin.
@@ -66,7 +66,7 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
             _generation &+= 1
             return _observation.take()
         }
-        if let ended, ended._deactivate() { ended._detachFromMessenger() }
+        _ = ended?._end()
         _ = consume old  // released here, outside the lock
         update(listener: listener)
     }
@@ -92,7 +92,7 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
             case .done:
                 return
             case .stop(let observation):
-                if observation._deactivate() { observation._detachFromMessenger() }
+                _ = observation._end()
             case .start(let origin, let generation):
                 _start(origin, generation, listener: listener)
             }
@@ -144,19 +144,15 @@ extension _Observation {
         handler: _Handler<Message>,
         listener: any _MessengerDeathListener
     ) -> _Observation<Message> {
-        let observation = unsafeDowncast(
-            create(minimumCapacity: 1) { _ in
-                _ObservationFields(observer: listener, target: nil, core: core, handler: handler, isToken: true)
-            },
-            to: _Observation<Message>.self
-        )
-        observation.withUnsafeMutablePointerToElements { $0.initialize(to: 1) }
-        return observation
+        _make(observer: listener, core: core, target: nil, handler: handler, isToken: true)
     }
 
+}
+
+extension _ObservationRecord {
     /// The object told when this observation's messenger dies, if it made the observation.
     var _deathListener: (any _MessengerDeathListener)? {
-        _fields.pointee.observer as? any _MessengerDeathListener
+        _observerObject as? any _MessengerDeathListener
     }
 }
 
