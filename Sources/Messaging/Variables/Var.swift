@@ -72,8 +72,8 @@ public final class Var<Value: Equatable>: ObservableSource {
         get {
             // The bridge is never replaced or released while the variable lives, so it is used
             // without a retain: a retain and a release would double the cost of `_access`.
-            let (value, tracking) = messenger._core.withLock {
-                (_storage, _tracking.map { Unmanaged.passUnretained($0) })
+            let (value, tracking) = _withCore { core in
+                core.withLock { (_storage, _tracking.map { Unmanaged.passUnretained($0) }) }
             }
             if let tracking {
                 tracking._withUnsafeGuaranteedRef { $0._access() }
@@ -171,26 +171,28 @@ public final class Var<Value: Equatable>: ObservableSource {
         var abandoned: Value?
         // Copied out only if something may track the value; told after unlocking.
         var tracked: (Unmanaged<_VarTracking>, old: Value, new: Value)?
-        messenger._core.sendChange(
-            author: self,
-            checksChange: true,
-            isolation: isolation,
-            isUnchanged: { $0.old == $0.new },
-            {
-                let old = self._storage
-                var new = old
-                do throws(Failure) {
-                    outcome = .success(try body(&new))
-                } catch {
-                    outcome = .failure(error)
-                    abandoned = consume new
-                    return Update(old, old)
+        _withCore { core in
+            core.sendChange(
+                author: self,
+                checksChange: true,
+                isolation: isolation,
+                isUnchanged: { $0.old == $0.new },
+                {
+                    let old = self._storage
+                    var new = old
+                    do throws(Failure) {
+                        outcome = .success(try body(&new))
+                    } catch {
+                        outcome = .failure(error)
+                        abandoned = consume new
+                        return Update(old, old)
+                    }
+                    self._storage = new
+                    if let tracking = self._tracking { tracked = (Unmanaged.passUnretained(tracking), old, new) }
+                    return Update(old, new)
                 }
-                self._storage = new
-                if let tracking = self._tracking { tracked = (Unmanaged.passUnretained(tracking), old, new) }
-                return Update(old, new)
-            }
-        )
+            )
+        }
         _ = consume abandoned
         if let (tracking, old, new) = tracked, old != new { tracking._withUnsafeGuaranteedRef { $0._changed() } }
         // `produce` ran exactly once, before `sendChange` returned.
@@ -208,20 +210,30 @@ public final class Var<Value: Equatable>: ObservableSource {
         // like the update, outside the lock. It is passed directly so that it stays on the stack.
         // Observation is told after unlocking, and only if something read the value before.
         var tracked: (Unmanaged<_VarTracking>, old: Value, new: Value)?
-        messenger._core.sendChange(
-            author: author,
-            checksChange: true,
-            isolation: isolation,
-            isUnchanged: { $0.old == $0.new },
-            {
-                let old = self._storage
-                let new = transform(old)
-                self._storage = new
-                if let tracking = self._tracking { tracked = (Unmanaged.passUnretained(tracking), old, new) }
-                return Update(old, new)
-            }
-        )
+        _withCore { core in
+            core.sendChange(
+                author: author,
+                checksChange: true,
+                isolation: isolation,
+                isUnchanged: { $0.old == $0.new },
+                {
+                    let old = self._storage
+                    let new = transform(old)
+                    self._storage = new
+                    if let tracking = self._tracking { tracked = (Unmanaged.passUnretained(tracking), old, new) }
+                    return Update(old, new)
+                }
+            )
+        }
         if let (tracking, old, new) = tracked, old != new { tracking._withUnsafeGuaranteedRef { $0._changed() } }
+    }
+
+    /// The messenger's core. The variable holds its messenger and the messenger its core, both as
+    /// constants, for as long as the variable lives, so the core is used without a retain: read
+    /// through two objects, the compiler would otherwise retain and release it on every set.
+    @inlinable @inline(__always)
+    func _withCore<Result>(_ body: (_MessengerCore<Update<Value>>) -> Result) -> Result {
+        Unmanaged.passUnretained(messenger._core)._withUnsafeGuaranteedRef(body)
     }
 
     @inlinable
