@@ -200,7 +200,14 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     ///
     /// - Complexity: O(*k*) for *k* observations of that messenger.
     func _isObserving(_ key: ObjectIdentifier) -> Bool {
-        _lock.withLock { _entry(key)?.containsActive ?? false }
+        // Only the observations are taken out (a copy of the whole entry would copy its weak
+        // references too), and their flags are read after unlocking.
+        let (first, more) = _lock.withLock { () -> (_ObservationRecord?, [_ObservationRecord]?) in
+            if _first?.key == key { return (_first?.first, _first?.more) }
+            return (_more[key]?.first, _more[key]?.more)
+        }
+        guard let first else { return false }
+        return first._isActive || more?.contains { $0._isActive } == true
     }
 
     /// The observables this receiver observes and that are alive, each once.
@@ -219,11 +226,6 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     }
 
     // MARK: Storage, under the lock
-
-    private func _entry(_ key: ObjectIdentifier) -> _ObservedSource? {
-        if let first = _first, first.key == key { return first }
-        return _more[key]
-    }
 
     /// Runs `body` on the entry for `key`, absent or present, and stores what it leaves.
     private func _update<Result>(

@@ -10,7 +10,8 @@
 // a messenger), empty-messenger, standalone-map-1 and standalone-map-1000 (per delivery through a
 // standalone `map`, one per observer: compare with messenger-send-1 and messenger-send-1000),
 // standalone-map-shared-1000 (one standalone `map` that 1000 observers share), closure-chain-1000
-// (per delivery through three closures fused into one handler of a closure array).
+// (per delivery through three closures fused into one handler of a closure array),
+// am-i-subscribed-1000 (per question: a messenger asked about each of its 1,000 observers in turn).
 
 import Foundation
 import Messaging
@@ -151,6 +152,17 @@ func run(_ scenario: String, _ count: Int) {
             observer.observe(messenger) { consume($0) }
         }
         withExtendedLifetime(observers) {}
+    case "am-i-subscribed-1000":
+        let messenger = Messenger<Int>()
+        let observers = (0..<1000).map { _ in FreeObserver() }
+        for observer in observers {
+            observer.observe(messenger) { consume($0) }
+        }
+        var answers = 0
+        for _ in 0..<count {
+            for observer in observers where messenger.amISubscribed(observer) { answers &+= 1 }
+        }
+        consume(answers)
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
         withExtendedLifetime(messengers) {}
