@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Counts the instructions per operation of every scenario (or of those named), with valgrind's
+# callgrind: each scenario runs with N repetitions and with 0, and the difference is divided by N
+# (by 1,000 N for the scenarios that deliver to or ask about 1,000 observers). Build first:
+#
+#     cd Benchmarks/InstructionCounts && swift build -c release -Xcc -gdwarf-4 && ./count.sh
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+binary=.build/release/InstructionCounts
+[[ -x $binary ]] || { echo "build first: swift build -c release -Xcc -gdwarf-4" >&2; exit 1; }
+
+scenarios=("$@")
+if ((${#scenarios[@]} == 0)); then
+    scenarios=(closure-send-1 messenger-send-1 var-set standalone-map-1 closure-send-1000
+        messenger-send-1000 closure-chain-1000 messenger-chain-1000 standalone-map-shared-1000
+        token-subscribe-cancel observe-existing empty-messenger am-i-subscribed-1000)
+fi
+
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" 2>&1 \
+        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+for scenario in "${scenarios[@]}"; do
+    case $scenario in
+        *-1000) repetitions=100; divisor=100000 ;;
+        token-subscribe-cancel | observe-existing | empty-messenger) repetitions=10000; divisor=10000 ;;
+        *) repetitions=100000; divisor=100000 ;;
+    esac
+    base=$(instructions "$scenario" 0)
+    total=$(instructions "$scenario" "$repetitions")
+    printf '%-28s %10.1f\n' "$scenario" "$(echo "($total - $base) / $divisor" | bc -l)"
+done
