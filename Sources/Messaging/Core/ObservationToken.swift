@@ -12,7 +12,7 @@
 /// not listed among the messenger's ``GeneralObservable/observers`` (it subscribes no object); it
 /// counts in ``Messenger/observationCount``, and ``ObservableSource/stopBeingObserved()`` ends it.
 public final class ObservationToken: @unchecked Sendable {
-    // Immutable; the observation it points to keeps its state atomic or under its messenger's lock.
+    // Immutable; the observation it points to keeps its state under its messenger's lock.
     @usableFromInline let _observation: _ObservationRecord
 
     @usableFromInline
