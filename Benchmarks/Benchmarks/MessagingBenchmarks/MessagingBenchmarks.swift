@@ -419,6 +419,7 @@ let benchmarks: @Sendable () -> Void = {
     registerVariableSetBenchmarks(messaging)
     registerAmISubscribedBenchmarks(messaging)
     registerStandaloneTransformBenchmarks()
+    registerTimeBenchmarks()
     registerPromiseBenchmarks()
     registerAsyncSequenceBenchmarks()
     registerObservationBenchmarks()

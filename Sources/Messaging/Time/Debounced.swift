@@ -2,23 +2,24 @@
 /// interval; made by ``ObservableSource/debounce(for:clock:)``.
 ///
 /// Every message from the source restarts the countdown; when it ends, the latest message is
-/// sent, with the debounced observable as its author, from a task of its own. The messages of a
-/// burst before the latest are never delivered. This is SwiftySignals' `debounce(timeout:)`.
+/// sent, with its author, from a task of its own. The messages of a burst before the latest are
+/// never delivered. This is SwiftySignals' `debounce(timeout:)`.
 ///
 /// It holds its source strongly and observes it only while it is observed itself, once however
 /// many observe it. Observing it keeps it (and so its source) alive for as long as the observation
 /// lasts, so `observer.observe(Var(0).debounce(for: .seconds(1))) { ... }` needs nothing else
-/// kept. Its countdown task holds it weakly: once nobody observes it or holds it, it is freed,
-/// which drops a pending message and ends the countdown. If its source's messenger dies (a
+/// kept. Its countdown task holds its state weakly: once nobody observes it or holds it, it is
+/// freed, which drops a pending message and ends the countdown. If its source's messenger dies (a
 /// ``Weak`` source whose observable is gone), its observations end.
 ///
 /// - Complexity: O(1) per message from the source, and no allocation while a countdown runs: a
 ///   burst of messages costs one task, however many messages it has.
-public final class Debounced<Source: ObservableSource>: ObservableSource, _SleeperOwner, _ObservedOwner,
+public final class Debounced<Source: ObservableSource>: ObservableSource, _ObservedOwner,
     _MessengerDeathListener, @unchecked Sendable
 where Source.Message: Sendable {
-    // `_state`: `_lock`. `_link` is set once, in `init`, and guards the source with its own lock;
-    // the source is only used to read its messenger, when observing starts.
+    // `_link` is set once, before the debounce is handed out (`_connect`), and guards the source
+    // with its own lock; the source is only used to read its messenger, when observing starts.
+    // `_debounce` guards its state with its own lock.
 
     /// The messenger that sends the debounced messages.
     public let messenger = Messenger<Source.Message>()
@@ -26,19 +27,30 @@ where Source.Message: Sendable {
     /// How long the source must stay quiet before its latest message is sent.
     public let interval: Duration
 
-    let _timeline: _Timeline
-    let _lock = _Lock()
-    var _state: _DebounceState<Source.Message, Task<Void, Never>>
+    /// The countdown and the latest message, as a chain's debounce stage keeps them; it sends
+    /// through `messenger`. Held by this object and by the link's observation of the source; its
+    /// `deinit` (when both let go) cancels the countdown.
+    @usableFromInline let _debounce: _ChainDebounce<Source.Message>
     var _link: _OriginLink<Source, Source.Message>?
 
-    init(_ source: Source, interval: Duration, clock: any Clock<Duration>) {
+    /// A debounce that is not connected to its source yet; see ``_connect(_:_:)``.
+    @usableFromInline
+    init(interval: Duration, clock: any Clock<Duration>) {
         self.interval = interval
-        _timeline = _Timeline(clock)
-        _state = _DebounceState(interval: interval)
+        let core = messenger._core
+        _debounce = _ChainDebounce(interval: interval, clock: clock, gate: nil) { message, author in
+            core.send(message, author: author, checksChange: false, isolation: nil)
+        }
+    }
+
+    /// Links the debounce to `source`, whose messages go to `receive`, a closure made in the
+    /// client's code (``ObservableSource/debounce(for:clock:)`` is inlinable), so that the path of
+    /// every message is specialized for its type and reads no type metadata at run time.
+    @usableFromInline
+    func _connect(_ source: Source, _ receive: @escaping (Source.Message, AnyObject, (any Actor)?) -> Void) {
         let core = messenger._core
         _link = _OriginLink(
-            source, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 },
-            handler: { [weak self] message, _, _ in self?._receive(message) })
+            source, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: receive)
         core.keepAliveWhileObserved(self)
     }
 
@@ -49,36 +61,6 @@ where Source.Message: Sendable {
 
     func _messengerDied(of observation: AnyObject) {
         if _link?.owns(observation) == true { messenger._endObservationsAfterOriginDied() }
-    }
-
-    deinit {
-        if case .cancel(let sleeper?, _) = _lock.withLock({ _state.stop() }) { sleeper.cancel() }
-    }
-
-    private func _receive(_ message: Source.Message) {
-        let now = _timeline.now
-        let action = _lock.withLock { _state.receive(message, now: now) }
-        guard case .startSleeper(let generation, let deadline) = action else { return }
-        let sleeper = _timeline.startSleeper(for: self, generation: generation, until: deadline)
-        if case .cancel(let stale) = _lock.withLock({ _state.sleeperStarted(sleeper, generation: generation) }) {
-            stale.cancel()  // its message was delivered already (a countdown of zero, say)
-        }
-    }
-
-    /// Reports a wake-up of the sleeper of `generation`: delivers the latest message if the
-    /// countdown has ended, or returns the deadline it was moved to.
-    func _wake(generation: UInt64, now: Duration) -> Duration? {
-        let action = _lock.withLock { _state.wake(generation: generation, now: now) }
-        switch action {
-        case .finish:
-            return nil
-        case .sleep(let deadline):
-            return deadline
-        case .deliver(let message, let sleeper):
-            send(message)
-            withExtendedLifetime(sleeper) {}  // released here, after unlocking
-            return nil
-        }
     }
 }
 
@@ -98,9 +80,15 @@ extension ObservableSource where Message: Sendable {
     /// - Returns: The debounced observable. Observing it keeps it alive; it observes this
     ///   observable only while it is observed.
     /// - Complexity: O(1).
+    @inlinable
     public func debounce(
         for interval: Duration, clock: any Clock<Duration> = ContinuousClock()
     ) -> Debounced<Self> {
-        Debounced(self, interval: interval, clock: clock)
+        let debounced = Debounced<Self>(interval: interval, clock: clock)
+        // The closure holds the countdown, not the debounce, which holds it: no cycle, and no
+        // weak reference to load per message.
+        let debounce = debounced._debounce
+        debounced._connect(self) { message, author, _ in debounce.receive(message, author: author) }
+        return debounced
     }
 }

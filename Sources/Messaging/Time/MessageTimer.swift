@@ -115,6 +115,7 @@ public final class MessageTimer: ObservableSource, _SleeperOwner, @unchecked Sen
 
     /// Reports a wake-up of the sleeper of `generation`: delivers the fire if that schedule is
     /// still current, and returns the next deadline of a repeating timer.
+    @usableFromInline
     func _wake(generation: UInt64, now: Duration) -> Duration? {
         let action = _lock.withLock { _state.fire(generation: generation, now: now) }
         switch action {

@@ -2,21 +2,24 @@
 /// the last one it forwarded; made by ``ObservableSource/throttle(for:clock:)``.
 ///
 /// Leading edge only, as SwiftySignals' `throttle(pause:)`: the first message of a burst is sent
-/// at once, on the thread that delivered it, with the throttled observable as its author; the
-/// messages that follow within the interval are dropped, and none is sent when the interval ends.
-/// For the latest message of a burst instead, use ``ObservableSource/debounce(for:clock:)``.
+/// at once, on the thread that delivered it, with its author; the messages that follow within the
+/// interval are dropped, and none is sent when the interval ends. For the latest message of a
+/// burst instead, use ``ObservableSource/debounce(for:clock:)``.
 ///
 /// It holds its source strongly and observes it only while it is observed itself, once however
 /// many observe it. Observing it keeps it (and so its source) alive for as long as the observation
 /// lasts. If its source's messenger dies (a ``Weak`` source whose observable is gone), its
 /// observations end.
 ///
-/// - Complexity: O(1) per message from the source, and no allocation.
+/// - Complexity: O(1) per message from the source, and no allocation: one clock reading and a
+///   comparison.
 public final class Throttled<Source: ObservableSource>: ObservableSource, _ObservedOwner, _MessengerDeathListener,
     @unchecked Sendable
 where Source.Message: Sendable {
-    // `_state`: `_lock`. `_link` is set once, in `init`, and guards the source with its own lock;
-    // the source is only used to read its messenger, when observing starts.
+    // `_link` is set once, before the throttle is handed out (`_connect`), and guards the source
+    // with its own lock; the source is only used to read its messenger, when observing starts.
+    // `_throttle` is used only by the link's observation of the source, whose messenger never runs
+    // two deliveries at once.
 
     /// The messenger that sends the messages that pass.
     public let messenger = Messenger<Source.Message>()
@@ -24,19 +27,25 @@ where Source.Message: Sendable {
     /// The shortest time between two messages sent.
     public let interval: Duration
 
-    let _timeline: _Timeline
-    let _lock = _Lock()
-    var _state: _ThrottleState<Source.Message>
+    /// The time of the last message sent, as a chain's throttle stage keeps it.
+    @usableFromInline let _throttle: _ChainThrottle<Source.Message>
     var _link: _OriginLink<Source, Source.Message>?
 
-    init(_ source: Source, interval: Duration, clock: any Clock<Duration>) {
+    /// A throttle that is not connected to its source yet; see ``_connect(_:_:)``.
+    @usableFromInline
+    init(interval: Duration, clock: any Clock<Duration>) {
         self.interval = interval
-        _timeline = _Timeline(clock)
-        _state = _ThrottleState(interval: interval)
+        _throttle = _ChainThrottle(interval: interval, clock: clock)
+    }
+
+    /// Links the throttle to `source`, whose messages go to `receive`, a closure made in the
+    /// client's code (``ObservableSource/throttle(for:clock:)`` is inlinable), so that the path of
+    /// every message is specialized for its type and reads no type metadata at run time.
+    @usableFromInline
+    func _connect(_ source: Source, _ receive: @escaping (Source.Message, AnyObject, (any Actor)?) -> Void) {
         let core = messenger._core
         _link = _OriginLink(
-            source, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 },
-            handler: { [weak self] message, _, _ in self?._receive(message) })
+            source, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: receive)
         core.keepAliveWhileObserved(self)
     }
 
@@ -47,13 +56,6 @@ where Source.Message: Sendable {
 
     func _messengerDied(of observation: AnyObject) {
         if _link?.owns(observation) == true { messenger._endObservationsAfterOriginDied() }
-    }
-
-    private func _receive(_ message: Source.Message) {
-        let now = _timeline.now
-        if case .deliver(let message) = _lock.withLock({ _state.receive(message, now: now) }) {
-            send(message)
-        }
     }
 }
 
@@ -67,8 +69,8 @@ extension ObservableSource where Message: Sendable {
     /// observer.observe(sampled) { point in redraw(at: point) }
     /// ```
     ///
-    /// A message is sent at once if at least `interval` has passed since the last message sent,
-    /// and dropped otherwise; see ``Throttled``.
+    /// A message is sent at once, with its author, if at least `interval` has passed since the
+    /// last message sent, and dropped otherwise; see ``Throttled``.
     ///
     /// - Parameters:
     ///   - interval: The shortest time between two messages sent.
@@ -76,9 +78,20 @@ extension ObservableSource where Message: Sendable {
     /// - Returns: The throttled observable. Observing it keeps it alive; it observes this
     ///   observable only while it is observed.
     /// - Complexity: O(1).
+    @inlinable
     public func throttle(
         for interval: Duration, clock: any Clock<Duration> = ContinuousClock()
     ) -> Throttled<Self> {
-        Throttled(self, interval: interval, clock: clock)
+        let throttled = Throttled<Self>(interval: interval, clock: clock)
+        // The closure holds what a message needs, not the throttle, which holds it: no cycle,
+        // and no weak reference to load per message.
+        let throttle = throttled._throttle
+        let core = throttled.messenger._core
+        throttled._connect(self) { message, author, isolation in
+            if let message = throttle.pass(message) {
+                core.send(message, author: author, checksChange: false, isolation: isolation)
+            }
+        }
+        return throttled
     }
 }

@@ -1,23 +1,38 @@
 /// A message and its author, as a debounce stage keeps the latest one.
+@usableFromInline
 struct _Authored<Value> {
-    let value: Value
-    let author: AnyObject
+    @usableFromInline let value: Value
+    @usableFromInline let author: AnyObject
+
+    @inlinable
+    init(value: Value, author: AnyObject) {
+        self.value = value
+        self.author = author
+    }
 }
 
-/// The state of one chain observation's throttle stage.
+/// The state of one chain observation's throttle stage, or of a standalone ``Throttled``.
 ///
-/// `@unchecked Sendable`: only the observation's composed handler touches it, and a messenger
-/// never runs one observation's handler twice at once (see `_TransformState`).
+/// `@unchecked Sendable`: only one observation's handler touches it (the chain's, or the
+/// ``Throttled``'s observation of its source), and a messenger never runs its handlers twice at
+/// once (see `_TransformState`).
+///
+/// Its per-message path is inlinable, like those of the other time stages: specialized in the
+/// client, it reads no type metadata at run time.
+@usableFromInline
 final class _ChainThrottle<Value>: @unchecked Sendable {
-    let timeline: _Timeline
-    var state: _ThrottleState<Value>
+    @usableFromInline let timeline: _Timeline
+    /// Accessed by one delivery at a time, so the run-time exclusivity check is left out.
+    @exclusivity(unchecked) @usableFromInline var state: _ThrottleState<Value>
 
+    @usableFromInline
     init(interval: Duration, clock: any Clock<Duration>) {
         timeline = _Timeline(clock)
         state = _ThrottleState(interval: interval)
     }
 
     /// `value` if it may go on now, `nil` if it is dropped: one clock reading and a comparison.
+    @inlinable
     func pass(_ value: Value) -> Value? {
         let now = timeline.now
         guard case .deliver(let value) = state.receive(value, now: now) else { return nil }
@@ -30,7 +45,7 @@ final class _ChainThrottle<Value>: @unchecked Sendable {
 /// dropped otherwise (`_ThrottleState`).
 ///
 /// - Complexity: O(1) per message, and no allocation: one clock reading and a comparison.
-@usableFromInline
+@inlinable
 func _throttleStage<Value>(
     interval: Duration,
     clock: any Clock<Duration>,
@@ -43,7 +58,7 @@ func _throttleStage<Value>(
 }
 
 /// Makes the debounce stage of one chain observation (see `_ChainDebounce`).
-@usableFromInline
+@inlinable
 func _debounceStage<Value: Sendable>(
     interval: Duration,
     clock: any Clock<Duration>,
@@ -54,14 +69,15 @@ func _debounceStage<Value: Sendable>(
     return { value, author in debounce.receive(value, author: author) }
 }
 
-/// The debounce stage of one chain observation: every message restarts the countdown; when it
-/// ends, the latest message and its author go on to the rest of the chain, from the sleeper's task.
+/// The debounce stage of one chain observation, or the state of a standalone ``Debounced``: every
+/// message restarts the countdown; when it ends, the latest message and its author go on to the
+/// rest of the chain (or to the ``Debounced``'s messenger), from the sleeper's task.
 ///
 /// The rules are `_DebounceState`'s: O(1) per message and no allocation in a burst, one sleeper per
 /// burst, and the sleeper holds the stage weakly. The stage belongs to the observation's composed
 /// handler, so an observation that ends and is released releases the stage, whose `deinit`
 /// cancels its sleeper: no sleeper keeps an observer alive. Right before a message goes on, the
-/// gate is asked whether the observation is still active.
+/// gate, if any, is asked whether the observation is still active.
 ///
 /// The rest of the chain runs one message at a time: a message whose countdown ends while the
 /// previous one is still going through the rest waits for it (the `_backlog`), so the stages after
@@ -70,19 +86,23 @@ func _debounceStage<Value: Sendable>(
 /// `@unchecked Sendable`: `_state`, `_isDelivering` and `_backlog` are guarded by `_lock`; the rest
 /// is set in `init`. `_downstream` is the rest of an ``ObservationChain``, made of `@Sendable`
 /// closures, which may run on any thread; the lock orders one call after the other.
+@usableFromInline
 final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable {
-    private let _timeline: _Timeline
-    private let _gate: _ChainGate
+    @usableFromInline let _timeline: _Timeline
+    /// `nil` for a ``Debounced``, whose messenger drops what nobody observes.
+    private let _gate: _ChainGate?
     private let _downstream: (Value, AnyObject) -> Void
-    private let _lock = _Lock()
-    private var _state: _DebounceState<_Authored<Value>, Task<Void, Never>>
+    @usableFromInline let _lock = _Lock()
+    /// Guarded by `_lock`, so the run-time exclusivity check is left out.
+    @exclusivity(unchecked) @usableFromInline var _state: _DebounceState<_Authored<Value>, Task<Void, Never>>
     private var _isDelivering = false
     private var _backlog: [_Authored<Value>] = []
 
+    @usableFromInline
     init(
         interval: Duration,
         clock: any Clock<Duration>,
-        gate: _ChainGate,
+        gate: _ChainGate?,
         downstream: @escaping (Value, AnyObject) -> Void
     ) {
         _timeline = _Timeline(clock)
@@ -95,6 +115,9 @@ final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable 
         if case .cancel(let sleeper?, _) = _lock.withLock({ _state.stop() }) { sleeper.cancel() }
     }
 
+    /// Every message of a burst comes here; inlinable, so that the client's specialized code runs
+    /// it without looking up type metadata.
+    @inlinable
     func receive(_ value: Value, author: AnyObject) {
         let now = _timeline.now
         let action = _lock.withLock { _state.receive(_Authored(value: value, author: author), now: now) }
@@ -106,6 +129,7 @@ final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable 
         }
     }
 
+    @usableFromInline
     func _wake(generation: UInt64, now: Duration) -> Duration? {
         let action = _lock.withLock { _state.wake(generation: generation, now: now) }
         switch action {
@@ -133,7 +157,7 @@ final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable 
         guard startsNow else { return }
         var next: _Authored<Value>? = message
         while let current = next {
-            if _gate.isActive { _downstream(current.value, current.author) }
+            if _gate?.isActive ?? true { _downstream(current.value, current.author) }
             next = _lock.withLock { () -> _Authored<Value>? in
                 if _backlog.isEmpty {
                     _isDelivering = false
@@ -150,11 +174,17 @@ final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable 
 /// The author a debounce after a hop keeps with its latest message: the stages after a hop do not
 /// get the messages' authors. One shared object, never the stage itself, which would keep itself
 /// alive through its latest message.
-private final class _NoAuthor: Sendable {}
-private let _noAuthor = _NoAuthor()
+@usableFromInline
+final class _NoAuthor: Sendable {
+    @usableFromInline
+    init() {}
+}
+
+@usableFromInline
+let _noAuthor = _NoAuthor()
 
 /// Makes the throttle stage of a main-actor chain: as `_throttleStage`, on the main actor.
-@usableFromInline
+@inlinable
 func _mainActorThrottleStage<Value>(
     interval: Duration,
     clock: any Clock<Duration>,
@@ -167,7 +197,7 @@ func _mainActorThrottleStage<Value>(
 }
 
 /// Makes the throttle stage of an actor chain: as `_throttleStage`, on the actor.
-@usableFromInline
+@inlinable
 func _actorThrottleStage<Isolation: Actor, Value>(
     interval: Duration,
     clock: any Clock<Duration>,
@@ -182,7 +212,7 @@ func _actorThrottleStage<Isolation: Actor, Value>(
 /// Makes the debounce stage of a main-actor chain: the countdown runs as in `_debounceStage`, and
 /// the latest message of a burst goes back to the main actor's one queue, behind what is already
 /// there, and on to the rest of the chain.
-@usableFromInline
+@inlinable
 func _mainActorDebounceStage<Value: Sendable>(
     interval: Duration,
     clock: any Clock<Duration>,
@@ -197,7 +227,7 @@ func _mainActorDebounceStage<Value: Sendable>(
 /// Makes the debounce stage of an actor chain: the countdown runs as in `_debounceStage`, and the
 /// latest message of a burst goes back to `actor`'s one queue and on to the rest of the chain. A
 /// chain whose actor is gone sends nothing on.
-@usableFromInline
+@inlinable
 func _actorDebounceStage<Isolation: Actor, Value: Sendable>(
     interval: Duration,
     clock: any Clock<Duration>,

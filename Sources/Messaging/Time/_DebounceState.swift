@@ -17,7 +17,9 @@
 /// Values leave the state in the actions: a replaced message, a dropped message and a finished
 /// sleeper are handed back, so that the owner releases them after unlocking and no `deinit` runs
 /// under its lock.
+@usableFromInline
 struct _DebounceState<Message, Sleeper> {
+    @usableFromInline
     enum Phase {
         case idle
         /// `message` is delivered at `deadline` unless another message comes first; `sleeper` is
@@ -26,6 +28,7 @@ struct _DebounceState<Message, Sleeper> {
     }
 
     /// What to do after ``receive(_:now:)``.
+    @usableFromInline
     enum ReceiveAction {
         /// The countdown starts: start a sleeper for `generation` that sleeps until `deadline`.
         case startSleeper(generation: UInt64, deadline: Duration)
@@ -35,6 +38,7 @@ struct _DebounceState<Message, Sleeper> {
     }
 
     /// What to do after a sleeper woke up.
+    @usableFromInline
     enum WakeAction {
         /// Deliver `message` and end the sleeper; release `sleeper` (the one reporting) after
         /// unlocking.
@@ -46,6 +50,7 @@ struct _DebounceState<Message, Sleeper> {
     }
 
     /// What to do after ``stop()``.
+    @usableFromInline
     enum StopAction {
         /// Cancel `sleeper` (if it was started) and release the `dropped` message.
         case cancel(Sleeper?, dropped: Message)
@@ -53,6 +58,7 @@ struct _DebounceState<Message, Sleeper> {
     }
 
     /// What to do with a sleeper that was just started.
+    @usableFromInline
     enum InstallAction {
         /// The state keeps it: it is the sleeper of the current countdown.
         case installed
@@ -61,10 +67,11 @@ struct _DebounceState<Message, Sleeper> {
     }
 
     /// How long the source must stay quiet before its latest message is delivered.
-    let interval: Duration
-    private(set) var phase = Phase.idle
-    private var lastGeneration: UInt64 = 0
+    @usableFromInline let interval: Duration
+    @usableFromInline var phase = Phase.idle
+    @usableFromInline var lastGeneration: UInt64 = 0
 
+    @inlinable
     init(interval: Duration) {
         self.interval = interval
     }
@@ -75,7 +82,10 @@ struct _DebounceState<Message, Sleeper> {
         return false
     }
 
-    /// Takes `message` as the latest one and restarts the countdown from `now`.
+    /// Takes `message` as the latest one and restarts the countdown from `now`. Inlinable, as
+    /// every message of a burst comes here: the client's specialized code runs it without looking
+    /// up type metadata.
+    @inlinable
     mutating func receive(_ message: Message, now: Duration) -> ReceiveAction {
         let deadline = now + interval
         switch phase {
@@ -105,6 +115,7 @@ struct _DebounceState<Message, Sleeper> {
     }
 
     /// Records the sleeper that the owner started for `generation`.
+    @inlinable
     mutating func sleeperStarted(_ sleeper: Sleeper, generation: UInt64) -> InstallAction {
         guard case .pending(let message, let deadline, generation, .none) = phase else { return .cancel(sleeper) }
         phase = .pending(message: message, deadline: deadline, generation: generation, sleeper: sleeper)

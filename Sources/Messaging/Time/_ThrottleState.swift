@@ -11,23 +11,28 @@
 /// The owner calls ``receive(_:now:)`` under its lock and delivers after unlocking. Times are
 /// durations since the owner's origin (see `_Timeline`). O(1) per message and no allocation:
 /// the state is one optional `Duration`, and the message only passes through.
+@usableFromInline
 struct _ThrottleState<Message> {
     /// What to do with a message.
+    @usableFromInline
     enum Action {
         case deliver(Message)
         case drop
     }
 
     /// The shortest time between two delivered messages.
-    let interval: Duration
+    @usableFromInline let interval: Duration
     /// When the last message was delivered; `nil` before the first.
-    private(set) var lastDelivery: Duration?
+    @usableFromInline var lastDelivery: Duration?
 
+    @inlinable
     init(interval: Duration) {
         self.interval = interval
     }
 
-    /// Decides whether `message`, arriving at `now`, is delivered.
+    /// Decides whether `message`, arriving at `now`, is delivered. Inlinable, so that the
+    /// client's specialized code runs it without looking up type metadata.
+    @inlinable
     mutating func receive(_ message: Message, now: Duration) -> Action {
         if let lastDelivery, now - lastDelivery < interval { return .drop }
         lastDelivery = now

@@ -4,18 +4,36 @@
 /// state machines keep their deadlines as `Duration`s since the origin instead, so they need
 /// neither the clock's `Instant` type nor a generic parameter for it, and their tests can state
 /// times as plain durations. The clock is opened once, when the timeline is made.
+@usableFromInline
 struct _Timeline: Sendable {
-    private let _now: @Sendable () -> Duration
+    @usableFromInline let _now: @Sendable () -> Duration
     private let _sleep: @Sendable (Duration) async throws -> Void
 
     /// Reads `clock.now` once, as the origin.
+    ///
+    /// The system clocks get closures specialized for them: a clock reading through the generic
+    /// path looks up the clock's `Instant` type and its arithmetic at run time, several times the
+    /// cost of the reading itself, on every message a throttle or a debounce sees.
+    @usableFromInline
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        if let continuous = clock as? ContinuousClock {
+            self.init(specializedFor: continuous)
+        } else if let suspending = clock as? SuspendingClock {
+            self.init(specializedFor: suspending)
+        } else {
+            self.init(specializedFor: clock)
+        }
+    }
+
+    @inline(__always)
+    private init<C: Clock>(specializedFor clock: C) where C.Duration == Duration {
         let origin = clock.now
         _now = { origin.duration(to: clock.now) }
         _sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil) }
     }
 
     /// The time since the origin. Calls the clock: never read it under a lock.
+    @inlinable
     var now: Duration { _now() }
 
     /// Sleeps until `deadline` (a time since the origin); throws when the task is cancelled.
@@ -29,6 +47,7 @@ struct _Timeline: Sendable {
     /// The task holds `owner` weakly, and strongly only while it reports a wake-up: a sleeping
     /// task keeps nothing alive, and an owner that dies ends its task at the next wake-up (owners
     /// also cancel their sleeper when they die, which ends it at once).
+    @usableFromInline
     func startSleeper<Owner: _SleeperOwner>(
         for owner: Owner, generation: UInt64, until deadline: Duration
     ) -> Task<Void, Never> {
@@ -49,6 +68,7 @@ struct _Timeline: Sendable {
 }
 
 /// An object whose sleeper task ``_Timeline/startSleeper(for:generation:until:)`` runs.
+@usableFromInline
 protocol _SleeperOwner: AnyObject, Sendable {
     /// Reports that the sleeper of `generation` woke up at `now`; returns the deadline to sleep
     /// until next, or `nil` to end the sleeper.

@@ -64,6 +64,24 @@ struct DebounceTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test func theLatestMessageKeepsItsAuthor() async {
+        let clock = ManualClock()
+        let source = Messenger<String>()
+        let debounced = source.debounce(for: .seconds(10), clock: clock)
+        let (stream, continuation) = AsyncStream<ObjectIdentifier>.makeStream()
+        let spy = Spy("spy")
+        spy.observe(debounced) { _, author in continuation.yield(ObjectIdentifier(author)) }
+        let first = Spy("first")
+        let last = Spy("last")
+        source.send("a", from: first)
+        source.send("b", from: last)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        var authors = stream.makeAsyncIterator()
+        #expect(await authors.next() == ObjectIdentifier(last))
+        withExtendedLifetime((spy, first, last)) {}
+    }
+
     @Test func theDebouncedObservableHoldsItsSource() {
         var source: Messenger<String>? = Messenger()
         weak let weakSource = source

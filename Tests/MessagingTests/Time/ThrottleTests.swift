@@ -25,14 +25,19 @@ import Testing
         withExtendedLifetime(token) {}
     }
 
-    @Test func theThrottledObservableIsTheAuthorOfWhatItSends() {
+    @Test func aMessageThatPassesKeepsItsAuthor() {
+        let clock = ManualClock()
         let source = Messenger<String>()
-        let throttled = source.throttle(for: .seconds(10), clock: ManualClock())
+        let throttled = source.throttle(for: .seconds(10), clock: clock)
         let authors = ObjectLog()
         let spy = Spy("spy")
+        let editor = Spy("editor")
         spy.observe(throttled) { _, author in authors.append(author) }
-        source.send("a")
-        #expect(authors.objects.count == 1 && authors.objects.first === throttled)
+        source.send("a", from: editor)
+        clock.advance(by: .seconds(10))
+        source.send("b")  // authored by the source itself
+        #expect(authors.objects.count == 2)
+        #expect(authors.objects.first === editor && authors.objects.last === source)
     }
 
     @Test func endingTheLastObservationOfAReleasedThrottledObservableFreesItAndTheSource() {

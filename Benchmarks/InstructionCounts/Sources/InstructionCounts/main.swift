@@ -11,7 +11,10 @@
 // standalone `map`, one per observer: compare with messenger-send-1 and messenger-send-1000),
 // standalone-map-shared-1000 (one standalone `map` that 1000 observers share), closure-chain-1000
 // (per delivery through three closures fused into one handler of a closure array),
-// am-i-subscribed-1000 (per question: a messenger asked about each of its 1,000 observers in turn).
+// am-i-subscribed-1000 (per question: a messenger asked about each of its 1,000 observers in turn),
+// throttle-1, debounce-1, chain-throttle-1 and chain-debounce-1 (per message of one long burst to
+// one observer, through a standalone or a chain stage with an interval of an hour: the steady
+// state, where a throttle drops and a debounce moves its deadline).
 
 import Foundation
 import Messaging
@@ -163,6 +166,29 @@ func run(_ scenario: String, _ count: Int) {
             for observer in observers where messenger.amISubscribed(observer) { answers &+= 1 }
         }
         consume(answers)
+    case "throttle-1", "debounce-1", "chain-throttle-1", "chain-debounce-1":
+        let messenger = Messenger<Int>()
+        let observer = FreeObserver()
+        let receiving = Receiving()
+        let hour = Duration.seconds(3_600)
+        var stage: AnyObject?
+        switch scenario {
+        case "throttle-1":
+            let throttled = messenger.throttle(for: hour)
+            observer.observe(throttled) { receiving.consume($0) }
+            stage = throttled
+        case "debounce-1":
+            let debounced = messenger.debounce(for: hour)
+            observer.observe(debounced) { receiving.consume($0) }
+            stage = debounced
+        case "chain-throttle-1":
+            observer.observe(messenger).throttle(for: hour).receive { receiving.consume($0) }
+        default:
+            observer.observe(messenger).debounce(for: hour).receive { receiving.consume($0) }
+        }
+        messenger.send(-1)  // the burst's first message: it passes the throttle, or starts the countdown
+        for value in 0..<count { messenger.send(value) }
+        withExtendedLifetime((observer, stage)) {}
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
         withExtendedLifetime(messengers) {}
