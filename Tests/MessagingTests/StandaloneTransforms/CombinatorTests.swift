@@ -85,6 +85,26 @@ struct CombinatorTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test func theVariadicPathCombinesAsTheTwoAndThreeSourceOnesDo() {
+        // Two and three sources take the functions that read their slots by name; four, and the
+        // initializer, go through the parameter pack.
+        let a = Messenger<Int>()
+        let b = Messenger<String>()
+        let c = Var(true)
+        let d = Var(0.5)
+        let four = combineLatest(a, b, c.new(), d.new())
+        let pair = CombinedLatest(a, b)
+        let log = Locked<[String]>([])
+        let fourToken = four.subscribe { a, b, c, d in log.withLock { $0.append("\(a)\(b)\(c)\(d)") } }
+        let pairToken = pair.subscribe { a, b in log.withLock { $0.append("\(a)\(b)") } }
+        a.send(1)
+        b.send("x")
+        c.value = false
+        a.send(2)
+        #expect(log.value == ["1xtrue0.5", "1x", "1xfalse0.5", "2xfalse0.5", "2x"])  // b: four observed first
+        withExtendedLifetime((fourToken, pairToken)) {}
+    }
+
     @Test func combineLatestOfCachesStartsFromTheirLatestMessages() {
         let first = Var("Ada")
         let last = Var("Lovelace")

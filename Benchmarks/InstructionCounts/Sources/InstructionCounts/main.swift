@@ -14,7 +14,9 @@
 // am-i-subscribed-1000 (per question: a messenger asked about each of its 1,000 observers in turn),
 // throttle-1, debounce-1, chain-throttle-1 and chain-debounce-1 (per message of one long burst to
 // one observer, through a standalone or a chain stage with an interval of an hour: the steady
-// state, where a throttle drops and a debounce moves its deadline).
+// state, where a throttle drops and a debounce moves its deadline), combine-latest-2 and
+// combine-latest-4 (per message of one source of a combination of two or four messengers, to one
+// observer).
 
 import Foundation
 import Messaging
@@ -189,6 +191,23 @@ func run(_ scenario: String, _ count: Int) {
         messenger.send(-1)  // the burst's first message: it passes the throttle, or starts the countdown
         for value in 0..<count { messenger.send(value) }
         withExtendedLifetime((observer, stage)) {}
+    case "combine-latest-2", "combine-latest-4":
+        let messengers = (0..<4).map { _ in Messenger<Int>() }
+        let observer = FreeObserver()
+        let receiving = Receiving()
+        var combined: AnyObject
+        if scenario == "combine-latest-2" {
+            let pair = combineLatest(messengers[0], messengers[1])
+            observer.observe(pair) { (pair: (Int, Int)) in receiving.consume(pair.0 &+ pair.1) }
+            combined = pair
+        } else {
+            let four = combineLatest(messengers[0], messengers[1], messengers[2], messengers[3])
+            observer.observe(four) { (four: (Int, Int, Int, Int)) in receiving.consume(four.0 &+ four.3) }
+            combined = four
+        }
+        for messenger in messengers { messenger.send(0) }  // every source has a message
+        for value in 0..<count { messengers[1].send(value) }
+        withExtendedLifetime((observer, combined)) {}
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
         withExtendedLifetime(messengers) {}

@@ -1,5 +1,5 @@
 /// An observable that sends the latest messages of several observables together, as a tuple,
-/// whenever one of them sends, once each has sent; made by ``combineLatest(_:_:_:)``.
+/// whenever one of them sends, once each has sent; made by ``combineLatest(_:_:_:)->CombinedLatest<First,Second,Other>``.
 ///
 /// ```swift
 /// let firstName = Var("Ada")
@@ -42,39 +42,56 @@ public final class CombinedLatest<each Source: ObservableSource>: ObservableSour
 
     /// Makes an observable that combines the latest messages of `sources`.
     ///
-    /// Prefer ``combineLatest(_:_:_:)``, which asks for at least two sources.
+    /// Prefer ``combineLatest(_:_:_:)->CombinedLatest<First,Second,Other>``, which asks for at least two sources.
     ///
     /// - Parameter sources: The observables to combine.
     /// - Complexity: O(*n*) for *n* sources.
-    public init(_ sources: repeat each Source) {
+    @inlinable
+    public convenience init(_ sources: repeat each Source) {
         let messenger = Messenger<(repeat (each Source).Message)>()
+        let state = _CombineState<repeat (each Source).Message>(core: messenger._core)
+        // The handlers that every message of a source goes through are made here, in the client's
+        // code, so that they are specialized and look up no type metadata at run time.
+        self.init(
+            _sources: repeat each sources,
+            messenger: messenger,
+            state: state,
+            handlers: repeat _combinationHandler(state, each state.slots)
+        )
+    }
+
+    @usableFromInline
+    init(
+        _sources sources: repeat each Source,
+        messenger: Messenger<(repeat (each Source).Message)>,
+        state: _CombineState<repeat (each Source).Message>,
+        handlers: repeat @escaping ((each Source).Message, AnyObject, (any Actor)?) -> Void
+    ) {
         let core = messenger._core
-        let state = _CombineState<repeat (each Source).Message>(core: core)
         self.messenger = messenger
         self.sources = (repeat each sources)
         _state = state
         var links: [any _AnyOriginLink] = []
-        for (source, slot) in repeat (each sources, each state.slots) {
-            links.append(Self._link(source, slot, state, core))
+        for (source, slot, handler) in repeat (each sources, each state.slots, each handlers) {
+            links.append(Self._link(source, slot, state, core, handler))
         }
         _links = links
         core.keepAliveWhileObserved(self)
     }
 
-    /// The link that observes `source` and keeps its latest message in `slot`.
+    /// The link that observes `source`, whose messages go to `handler`.
     static func _link<Origin: ObservableSource>(
         _ source: Origin,
         _ slot: _LatestSlot<Origin.Message>,
         _ state: _CombineState<repeat (each Source).Message>,
-        _ core: _MessengerCore<(repeat (each Source).Message)>
+        _ core: _MessengerCore<(repeat (each Source).Message)>,
+        _ handler: @escaping (Origin.Message, AnyObject, (any Actor)?) -> Void
     ) -> _OriginLink<Origin, Origin.Message> {
         _OriginLink(
             source,
             messengerOf: { $0.messenger },
             isObserved: { core.observationCount > 0 },
-            handler: { message, author, isolation in
-                state.receive(message, in: slot, author: author, isolation: isolation)
-            },
+            handler: handler,
             starter: { origin, insert in
                 let received = state.receivedCount(of: slot)
                 insert()
@@ -127,10 +144,80 @@ extension CombinedLatest: ObservableCache where repeat each Source: ObservableCa
 ///   - others: Any further observables.
 /// - Returns: The combination.
 /// - Complexity: O(*n*) for *n* observables.
+@inlinable
 public func combineLatest<First: ObservableSource, Second: ObservableSource, each Other: ObservableSource>(
     _ first: First, _ second: Second, _ others: repeat each Other
 ) -> CombinedLatest<First, Second, repeat each Other> {
     CombinedLatest(first, second, repeat each others)
+}
+
+/// Makes an observable that sends the latest messages of two observables as a pair, whenever one
+/// of them sends, once each has a message; see ``CombinedLatest``.
+///
+/// The same as the variadic ``combineLatest(_:_:_:)->CombinedLatest<First,Second,Other>`` with two observables, whose path for every
+/// message the compiler specializes for the messages' types; it cannot do so through a parameter
+/// pack.
+///
+/// - Parameters:
+///   - first: The first observable.
+///   - second: The second observable.
+/// - Returns: The combination.
+/// - Complexity: O(1).
+@inlinable
+public func combineLatest<First: ObservableSource, Second: ObservableSource>(
+    _ first: First, _ second: Second
+) -> CombinedLatest<First, Second> {
+    let messenger = Messenger<(First.Message, Second.Message)>()
+    let firstSlot = _LatestSlot<First.Message>()
+    let secondSlot = _LatestSlot<Second.Message>()
+    let state = _CombineState<First.Message, Second.Message>(core: messenger._core, slots: firstSlot, secondSlot) {
+        guard let first = firstSlot.value, let second = secondSlot.value else { return nil }
+        return (first, second)
+    }
+    return CombinedLatest(
+        _sources: first, second,
+        messenger: messenger,
+        state: state,
+        handlers: _combinationHandler(state, firstSlot), _combinationHandler(state, secondSlot)
+    )
+}
+
+/// Makes an observable that sends the latest messages of three observables as a triple, whenever
+/// one of them sends, once each has a message; see ``CombinedLatest``.
+///
+/// The same as the variadic ``combineLatest(_:_:_:)->CombinedLatest<First,Second,Other>`` with three observables, whose path for
+/// every message the compiler specializes for the messages' types; it cannot do so through a
+/// parameter pack.
+///
+/// - Parameters:
+///   - first: The first observable.
+///   - second: The second observable.
+///   - third: The third observable.
+/// - Returns: The combination.
+/// - Complexity: O(1).
+@inlinable
+public func combineLatest<First: ObservableSource, Second: ObservableSource, Third: ObservableSource>(
+    _ first: First, _ second: Second, _ third: Third
+) -> CombinedLatest<First, Second, Third> {
+    let messenger = Messenger<(First.Message, Second.Message, Third.Message)>()
+    let firstSlot = _LatestSlot<First.Message>()
+    let secondSlot = _LatestSlot<Second.Message>()
+    let thirdSlot = _LatestSlot<Third.Message>()
+    let state = _CombineState<First.Message, Second.Message, Third.Message>(
+        core: messenger._core, slots: firstSlot, secondSlot, thirdSlot
+    ) {
+        guard let first = firstSlot.value, let second = secondSlot.value, let third = thirdSlot.value else {
+            return nil
+        }
+        return (first, second, third)
+    }
+    return CombinedLatest(
+        _sources: first, second, third,
+        messenger: messenger,
+        state: state,
+        handlers: _combinationHandler(state, firstSlot), _combinationHandler(state, secondSlot),
+        _combinationHandler(state, thirdSlot)
+    )
 }
 
 /// The latest message of `source` if it is an ``ObservableCache``.
@@ -143,54 +230,86 @@ private func _openLatestMessage<Cache: ObservableCache>(_ cache: Cache) -> Any {
     cache.latestMessage
 }
 
-/// The latest message of one source of a combination; guarded by its ``_CombineState``'s lock.
+/// The latest message of one source of a combination; guarded by its ``_CombineState``'s lock, so
+/// the run-time exclusivity check is left out.
+@usableFromInline
 final class _LatestSlot<Value> {
-    var value: Value?
+    @exclusivity(unchecked) @usableFromInline var value: Value?
     /// How many messages the source sent to the combination.
-    var received: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var received: UInt64 = 0
 
+    @inlinable
     init() {}
 }
 
 /// Why a tuple could not be made: a source has no message yet.
-struct _NoMessageYet: Error {}
+@usableFromInline
+struct _NoMessageYet: Error {
+    @inlinable
+    init() {}
+}
 
 /// Unwraps a slot's value for a tuple; typed, so that failing allocates nothing.
+@inlinable @inline(__always)
 func _required<Value>(_ slot: _LatestSlot<Value>) throws(_NoMessageYet) -> Value {
     guard let value = slot.value else { throw _NoMessageYet() }
     return value
 }
 
 /// A new slot, typed after `type`.
+@inlinable
 func _makeSlot<Value>(_ type: Value.Type) -> _LatestSlot<Value> { _LatestSlot() }
 
 /// The latest messages of a combination's sources.
+///
+/// Inlinable, like ``_Outbox``: every message of a source goes through ``receive(_:in:author:isolation:)``,
+/// which, specialized in the client's code, looks up no type metadata at run time.
+@usableFromInline
 final class _CombineState<each Value>: @unchecked Sendable {
     // The slots' contents and the outbox are guarded by `_lock`.
-    let _lock = _Lock()
-    let slots: (repeat _LatestSlot<each Value>)
-    let _outbox: _Outbox<(repeat each Value)>
-
-    init(core: _MessengerCore<(repeat each Value)>) {
-        _outbox = _Outbox(core: core)
-        slots = (repeat _makeSlot((each Value).self))
-    }
-
+    @usableFromInline let _lock = _Lock()
+    @usableFromInline let slots: (repeat _LatestSlot<each Value>)
+    @usableFromInline let _outbox: _Outbox<(repeat each Value)>
     /// The tuple of the latest messages, if every source has one. Call under the lock.
-    func _combined() -> (repeat each Value)? {
-        do throws(_NoMessageYet) {
-            return (repeat try _required(each slots))
-        } catch {
-            return nil
+    @usableFromInline let _combined: () -> (repeat each Value)?
+
+    /// A state whose tuples are made through the parameter pack, for any number of sources.
+    @inlinable
+    convenience init(core: _MessengerCore<(repeat each Value)>) {
+        let slots = (repeat _makeSlot((each Value).self))
+        self.init(core: core, slots: repeat each slots) {
+            do throws(_NoMessageYet) {
+                return (repeat try _required(each slots))
+            } catch {
+                return nil
+            }
         }
     }
 
+    /// A state with `slots`, whose tuples `combined` makes from them.
+    ///
+    /// A tuple made through the parameter pack works with type metadata at run time, even in
+    /// specialized code (hundreds of instructions); `combineLatest` of two or three sources
+    /// passes a closure that reads their two or three slots by name.
+    @inlinable
+    init(
+        core: _MessengerCore<(repeat each Value)>,
+        slots: repeat _LatestSlot<each Value>,
+        combined: @escaping () -> (repeat each Value)?
+    ) {
+        _outbox = _Outbox(core: core)
+        self.slots = (repeat each slots)
+        _combined = combined
+    }
+
     /// How many messages the source of `slot` sent.
+    @inlinable
     func receivedCount<Slot>(of slot: _LatestSlot<Slot>) -> UInt64 {
         _lock.withLock { slot.received }
     }
 
     /// Stores a cache's latest message unless its source sent since `received`; sends nothing.
+    @inlinable
     func seed<Slot>(_ latest: Slot, in slot: _LatestSlot<Slot>, ifReceivedCountIs received: UInt64) {
         var value: Slot? = latest
         _lock.withLock {
@@ -199,18 +318,51 @@ final class _CombineState<each Value>: @unchecked Sendable {
         withExtendedLifetime(value) {}  // the replaced message is released here, outside the lock
     }
 
-    /// Stores a source's message and sends the new tuple, if every source has a message.
-    ///
-    /// - Complexity: O(*n*) for *n* sources, and one send.
-    func receive<Slot>(_ message: Slot, in slot: _LatestSlot<Slot>, author: AnyObject, isolation: (any Actor)?) {
+}
+
+extension _CombineState: _Combining {
+    @inlinable
+    func _postCombined(author: AnyObject) -> Bool {
+        _combined().map { _outbox.post($0, author: author) } ?? false
+    }
+
+    @inlinable
+    func _sendPosted(isolation: (any Actor)?) {
+        _outbox.send(lock: _lock, isolation: isolation)
+    }
+}
+
+/// What the handler of a combination's source needs of its ``_CombineState``, without naming the
+/// state's parameter pack: the compiler specializes a function generic over a pack and another
+/// parameter less well than one generic over plain types.
+@usableFromInline
+protocol _Combining: AnyObject {
+    var _lock: _Lock { get }
+    /// Queues the tuple of the latest messages, if every source has one; `true` if the caller must
+    /// then send. Call under the lock.
+    func _postCombined(author: AnyObject) -> Bool
+    /// Sends the queued tuples; call without the lock.
+    func _sendPosted(isolation: (any Actor)?)
+}
+
+/// The handler of one source's messages: stores each in `slot` and sends the new tuple, if every
+/// source has a message.
+///
+/// - Complexity: O(*n*) for *n* sources, and one send.
+@inlinable
+func _combinationHandler<State: _Combining, Slot>(
+    _ state: State,
+    _ slot: _LatestSlot<Slot>
+) -> (Slot, AnyObject, (any Actor)?) -> Void {
+    { message, author, isolation in
         var replaced: Slot? = message
-        _lock.lock()
+        state._lock.lock()
         swap(&replaced, &slot.value)
         slot.received &+= 1
-        let sends = _combined().map { _outbox.post($0, author: author) } ?? false
-        _lock.unlock()
+        let sends = state._postCombined(author: author)
+        state._lock.unlock()
         withExtendedLifetime(replaced) {}  // released here, outside the lock
-        if sends { _outbox.send(lock: _lock, isolation: isolation) }
+        if sends { state._sendPosted(isolation: isolation) }
     }
 }
 
@@ -220,19 +372,24 @@ final class _CombineState<each Value>: @unchecked Sendable {
 /// unlocking by one thread at a time: a thread that finds another sending leaves its tuple for
 /// that thread, which sends it before it stops. So tuples go out in the order they were made, and
 /// the last one sent is always the latest.
+@usableFromInline
 final class _Outbox<Message> {
-    // Guarded by the lock of the `_CombineState` that owns it.
-    var _pending: [(Message, AnyObject)] = []
+    // Guarded by the lock of the `_CombineState` that owns it, so the run-time exclusivity check
+    // is left out.
+    @exclusivity(unchecked) @usableFromInline var _pending: [(Message, AnyObject)] = []
     /// An empty buffer that keeps its capacity, swapped with `_pending` by the sending thread.
-    var _spare: [(Message, AnyObject)] = []
-    var _isSending = false
-    let _core: _MessengerCore<Message>
+    @exclusivity(unchecked) @usableFromInline var _spare: [(Message, AnyObject)] = []
+    @exclusivity(unchecked) @usableFromInline var _isSending = false
+    @usableFromInline let _core: _MessengerCore<Message>
 
+    @inlinable
     init(core: _MessengerCore<Message>) {
         _core = core
     }
 
-    /// Queues a tuple; `true` if the caller must now send (``send(lock:)``). Call under the lock.
+    /// Queues a tuple; `true` if the caller must now send (``send(lock:isolation:)``). Call under
+    /// the lock.
+    @inlinable
     func post(_ message: Message, author: AnyObject) -> Bool {
         _pending.append((message, author))
         guard !_isSending else { return false }
@@ -242,6 +399,7 @@ final class _Outbox<Message> {
 
     /// Sends the queued tuples, in order, until none is left. Call without the lock, from code
     /// that runs on `isolation`.
+    @inlinable
     func send(lock: _Lock, isolation: (any Actor)?) {
         while true {
             var batch: [(Message, AnyObject)] = []
