@@ -1,8 +1,8 @@
 import _MessagingShims
 
 /// A handler in either of the forms a caller can write, or a sink that the library feeds: what
-/// callers pass to ``_Observation/make(observer:messenger:target:handler:)``, which stores it in
-/// the subclass of ``_Observation`` made for its form.
+/// callers pass to ``_Observation/make(observer:messenger:target:handler:isToken:)``, which stores
+/// it in the subclass of ``_Observation`` made for its form.
 @usableFromInline
 enum _Handler<Message> {
     case message((Message) -> Void)
