@@ -17,21 +17,23 @@ import GeneralObserver
 /// ``GeneralTrackingSubscriber/subscriptionLedger`` is made only when asked for (for the
 /// observer's ``GeneralSubscriber/uuid``, or for a plain `subscribe(_:)` without messages).
 public final class Receiver: @unchecked Sendable {  // every `var` below is guarded by `_lock`
+    // The lock makes every access to the `var`s exclusive, so their run-time exclusivity checks
+    // (several per `observe`) are left out.
     private let _lock = _Lock()
     /// The observations of one messenger, kept inline: most observers observe one or two.
-    private var _first: _ObservedSource?
+    @exclusivity(unchecked) private var _first: _ObservedSource?
     /// The observations of every other messenger, by messenger.
-    private var _more: [ObjectIdentifier: _ObservedSource] = [:]
+    @exclusivity(unchecked) private var _more: [ObjectIdentifier: _ObservedSource] = [:]
     /// `_more` is swept of entries whose messenger died when it reaches this size.
-    private var _sweepThreshold = 16
+    @exclusivity(unchecked) private var _sweepThreshold = 16
     /// The ledger, made on first use.
-    private var _ledger: SubscriptionLedger?
+    @exclusivity(unchecked) private var _ledger: SubscriptionLedger?
     /// Relationship callbacks decided while another thread was running callbacks, in order.
-    private var _changes: [_RelationshipChange] = []
+    @exclusivity(unchecked) private var _changes: [_RelationshipChange] = []
     /// Whether a thread is running relationship callbacks.
-    private var _isApplying = false
+    @exclusivity(unchecked) private var _isApplying = false
     /// The number the next new entry gets: entries are listed in the order they began.
-    private var _nextOrder = 0
+    @exclusivity(unchecked) private var _nextOrder = 0
 
     /// Creates a receiver that holds no observations.
     ///

@@ -71,10 +71,15 @@ final class _ObservationTable<Message>: ManagedBuffer<Int, _ObservationRecord?> 
         }
     }
 
+    /// The number of slots in use: the header, read through its address, which skips the run-time
+    /// exclusivity check that the `header` property makes (the core's lock guards the table).
+    @inlinable
+    var _count: Int { withUnsafeMutablePointerToHeader { $0.pointee } }
+
     /// A new table holding the same slots, with room for at least `capacity`.
     @inlinable
     func copy(capacity: Int) -> _ObservationTable<Message> {
-        let copy = Self.make(capacity: Swift.max(capacity, header))
+        let copy = Self.make(capacity: Swift.max(capacity, _count))
         withUnsafeMutablePointers { count, slots in
             copy.withUnsafeMutablePointers { copyCount, copySlots in
                 copySlots.initialize(from: slots, count: count.pointee)
@@ -371,7 +376,7 @@ struct _DeliveryState<Message> {
         // table of one is 24 bytes smaller than one of four. Growth doubles, so a table that
         // reaches n slots was copied about log2(n) times.
         if _table == nil { _table = .make(capacity: 1) }
-        _prepareToChange(capacity: table.header + 1)
+        _prepareToChange(capacity: table._count + 1)
         observation._firstSequence = _queuedCount
         table.withUnsafeMutablePointers { count, slots in
             observation._slot = count.pointee
@@ -447,11 +452,11 @@ struct _DeliveryState<Message> {
             slot >= 0 && slot < count.pointee && slots[slot] === observation
         }
         guard isInTable else { return nil }
-        _prepareToChange(capacity: table.header)
+        _prepareToChange(capacity: table._count)
         table.withUnsafeMutablePointers { _, slots in slots[slot] = nil }
         observation._slot = -1
         liveCount -= 1
-        if table.header > 32, liveCount * 2 < table.header { _compact() }
+        if table._count > 32, liveCount * 2 < table._count { _compact() }
         guard liveCount == 0, let extras = _extras else { return nil }
         return extras._fields.pointee.keptAlive.take()
     }
@@ -484,7 +489,7 @@ struct _DeliveryState<Message> {
     /// Closes the holes, keeping the order; no element is copied or released.
     @inlinable
     mutating func _compact() {
-        _prepareToChange(capacity: table.header)
+        _prepareToChange(capacity: table._count)
         table.withUnsafeMutablePointers { count, slots in
             var write = 0
             for read in 0..<count.pointee {

@@ -62,7 +62,7 @@ class _ObservationRecord {
     /// when a forwarding observation's messenger dies; `nil` for a token. Weak: the observer owns
     /// the observation through its receiver, not the other way round. One word rather than an
     /// existential's two: it is read only to list observers.
-    @usableFromInline final weak var _observerObject: AnyObject?
+    @exclusivity(unchecked) @usableFromInline final weak var _observerObject: AnyObject?
     /// Where the handler must run, or `nil` when it may run on any thread.
     @usableFromInline final let _target: _ActorQueue?
 
