@@ -16,7 +16,8 @@
 /// `DisposeBag`. Thread-safe.
 public final class ObservationBag: @unchecked Sendable {  // `_tokens` is guarded by `_lock`
     private let _lock = _Lock()
-    private var _tokens: [any _Token] = []
+    /// The lock makes every access exclusive, so the run-time exclusivity check is left out.
+    @exclusivity(unchecked) private var _tokens: [any _Token] = []
 
     /// Creates an empty bag.
     public init() {}

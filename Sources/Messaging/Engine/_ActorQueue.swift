@@ -24,12 +24,14 @@ struct _ActorJob {
 /// The queue refers to its actor weakly: an observation never keeps its observer alive.
 @usableFromInline
 final class _ActorQueue: @unchecked Sendable {  // `_pending`, `_isRunning`, `_isDrainScheduled`: `_lock`
+    // The lock makes every access to the `var`s exclusive, so their run-time exclusivity checks
+    // are left out.
     private let _lock = _Lock()
-    private var _pending: [_ActorJob] = []
+    @exclusivity(unchecked) private var _pending: [_ActorJob] = []
     /// Whether calls are running on the actor right now (only the actor itself can see it `true`).
-    private var _isRunning = false
+    @exclusivity(unchecked) private var _isRunning = false
     /// Whether a task to drain the queue on the actor is scheduled and has not started yet.
-    private var _isDrainScheduled = false
+    @exclusivity(unchecked) private var _isDrainScheduled = false
 
     /// `nil` for the main actor.
     private weak var _actor: (any Actor)?

@@ -44,11 +44,12 @@
 ///
 /// This is SwiftObserver's `Promise`.
 public final class Promise<Value: Sendable>: ObservableSource, @unchecked Sendable {
-    // `_state` and `_messenger` are only touched while holding `_lock`.
+    // `_state` and `_messenger` are only touched while holding `_lock`, which makes their run-time
+    // exclusivity checks redundant.
 
     @usableFromInline let _lock = _Lock()
-    @usableFromInline var _state = _PromiseState<Value, _PromiseWaiter<Value>>()
-    @usableFromInline var _messenger: Messenger<Value>?
+    @exclusivity(unchecked) @usableFromInline var _state = _PromiseState<Value, _PromiseWaiter<Value>>()
+    @exclusivity(unchecked) @usableFromInline var _messenger: Messenger<Value>?
 
     /// Creates a promise that is not fulfilled yet; fulfil it with ``fulfill(_:isolation:)``.
     @inlinable

@@ -40,7 +40,8 @@ public final class MessageTimer: ObservableSource, _SleeperOwner, @unchecked Sen
 
     let _timeline: _Timeline
     let _lock = _Lock()
-    var _state = _TimerState<Task<Void, Never>>()
+    /// Guarded by `_lock`, so the run-time exclusivity check is left out.
+    @exclusivity(unchecked) var _state = _TimerState<Task<Void, Never>>()
 
     /// Creates a timer that is not running.
     ///

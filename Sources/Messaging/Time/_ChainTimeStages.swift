@@ -95,8 +95,8 @@ final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable 
     @usableFromInline let _lock = _Lock()
     /// Guarded by `_lock`, so the run-time exclusivity check is left out.
     @exclusivity(unchecked) @usableFromInline var _state: _DebounceState<_Authored<Value>, Task<Void, Never>>
-    private var _isDelivering = false
-    private var _backlog: [_Authored<Value>] = []
+    @exclusivity(unchecked) private var _isDelivering = false
+    @exclusivity(unchecked) private var _backlog: [_Authored<Value>] = []
 
     @usableFromInline
     init(

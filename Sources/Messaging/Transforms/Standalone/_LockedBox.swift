@@ -8,7 +8,8 @@
 @usableFromInline
 final class _LockedBox<Value>: @unchecked Sendable {  // `_value` is guarded by `_lock`
     @usableFromInline let _lock = _Lock()
-    @usableFromInline var _value: Value
+    /// The lock makes every access exclusive, so the run-time exclusivity check is left out.
+    @exclusivity(unchecked) @usableFromInline var _value: Value
 
     @inlinable
     init(_ value: Value) {

@@ -12,17 +12,18 @@
 /// holds the owner weakly, so that the origin's messenger tells the owner when it dies.
 @usableFromInline
 final class _OriginLink<Origin, Input>: @unchecked Sendable {
-    // `_origin`, `_observation` and `_generation` are guarded by `_lock`; the rest is immutable.
+    // `_origin`, `_observation` and `_generation` are guarded by `_lock` (which makes their run-time
+    // exclusivity checks redundant); the rest is immutable.
     // The owner's type is `Sendable` only when `Origin` is, so an origin that is not `Sendable`
     // is only ever touched on the threads its owner may be used on.
 
     let _lock = _Lock()
-    var _origin: Origin
+    @exclusivity(unchecked) var _origin: Origin
     /// The observation of the origin's messenger while the owner is observed. It stays, ended,
     /// when the origin's messenger died or ended it, until the owner is no longer observed.
-    var _observation: _Observation<Input>?
+    @exclusivity(unchecked) var _observation: _Observation<Input>?
     /// Counts origin replacements: an observation made for an older origin is dropped.
-    var _generation: UInt64 = 0
+    @exclusivity(unchecked) var _generation: UInt64 = 0
     /// Reads the origin's messenger: a user getter, called outside the lock.
     let _messengerOf: (Origin) -> Messenger<Input>
     /// What each message from the origin goes to, with the actor its delivery runs on.
