@@ -32,11 +32,12 @@ extension MainActorObserver {
     ///   - observable: The observable to observe.
     ///   - receive: The handler, main-actor isolated.
     /// - Complexity: O(1) amortized.
+    @inlinable
     public func observe<Source: ObservableSource>(
         _ observable: Source,
         _ receive: @escaping (Source.Message) -> Void
     ) {
-        _observe(observable, target: .main, .message(receive))
+        _observeSpecialized(observable, target: .main, .message(receive))
     }
 
     /// Starts observing `observable`; `receive` gets every message and its author, on the main
@@ -46,11 +47,12 @@ extension MainActorObserver {
     ///   - observable: The observable to observe.
     ///   - receive: The handler, main-actor isolated, called with the message and its author.
     /// - Complexity: O(1) amortized.
+    @inlinable
     public func observe<Source: ObservableSource>(
         _ observable: Source,
         _ receive: @escaping (Source.Message, AnyObject) -> Void
     ) {
-        _observe(observable, target: .main, .messageAndAuthor(receive))
+        _observeSpecialized(observable, target: .main, .messageAndAuthor(receive))
     }
 }
 
@@ -112,11 +114,12 @@ extension ActorObserver {
     ///   - observable: The observable to observe.
     ///   - receive: The handler, isolated to this actor.
     /// - Complexity: O(1) amortized.
+    @inlinable
     public func observe<Source: ObservableSource>(
         _ observable: Source,
         _ receive: @escaping (Source.Message) -> Void
     ) {
-        _observe(observable, target: .of(self), .message(receive))
+        _observeSpecialized(observable, target: .of(self), .message(receive))
     }
 
     /// Starts observing `observable`; `receive` gets every message and its author, on this actor.
@@ -125,11 +128,12 @@ extension ActorObserver {
     ///   - observable: The observable to observe.
     ///   - receive: The handler, isolated to this actor, called with the message and its author.
     /// - Complexity: O(1) amortized.
+    @inlinable
     public func observe<Source: ObservableSource>(
         _ observable: Source,
         _ receive: @escaping (Source.Message, AnyObject) -> Void
     ) {
-        _observe(observable, target: .of(self), .messageAndAuthor(receive))
+        _observeSpecialized(observable, target: .of(self), .messageAndAuthor(receive))
     }
 
     /// Starts observing `observable` with a handler that receives this actor, isolated, which the

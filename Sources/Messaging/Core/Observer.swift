@@ -100,11 +100,12 @@ extension Observer {
     ///   - observable: The observable to observe.
     ///   - receive: The handler.
     /// - Complexity: O(1) amortized.
+    @inlinable
     public func observe<Source: ObservableSource>(
         _ observable: Source,
         _ receive: @escaping @Sendable (Source.Message) -> Void
     ) {
-        _observe(observable, target: nil, .message(receive))
+        _observeSpecialized(observable, target: nil, .message(receive))
     }
 
     /// Starts observing `observable`; `receive` gets every message and its author.
@@ -121,11 +122,12 @@ extension Observer {
     ///   - receive: The handler, called with the message and its author on the thread that
     ///     delivers the message.
     /// - Complexity: O(1) amortized.
+    @inlinable
     public func observe<Source: ObservableSource>(
         _ observable: Source,
         _ receive: @escaping @Sendable (Source.Message, AnyObject) -> Void
     ) {
-        _observe(observable, target: nil, .messageAndAuthor(receive))
+        _observeSpecialized(observable, target: nil, .messageAndAuthor(receive))
     }
 
     /// Whether this observer has an active observation of `observable`.
@@ -195,21 +197,59 @@ extension Observer {
 
     /// Starts an observation with `handler`, to run on `target` (or on the delivering thread), and
     /// the relationship if it is the first of this pair.
+    ///
+    /// Inlinable, so that the observation is made, and inserted into the messenger's table, by code
+    /// specialized for the message type: unspecialized, each of those steps looks up type metadata
+    /// at run time (hundreds of instructions each).
+    @inlinable
+    func _observeSpecialized<Source: ObservableSource>(
+        _ observable: Source,
+        target: _ActorQueue?,
+        _ handler: _Handler<Source.Message>
+    ) {
+        // The getter is read once: the observation, the receiver's table and the core's table
+        // must all name the same messenger.
+        let messenger = observable.messenger
+        let observation = _Observation._make(
+            observer: self, core: messenger._core, target: target, handler: handler, isToken: false)
+        _record(observation, of: observable, messenger: messenger) { messenger._core.insert(observation) }
+    }
+
+    /// Starts an observation with `handler` and, if given, the replay of a cache's latest message
+    /// first; see ``_observeSpecialized(_:target:_:)``.
     func _observe<Source: ObservableSource>(
         _ observable: Source,
         target: _ActorQueue?,
         _ handler: _Handler<Source.Message>,
         replay: _Replay<Source.Message>? = nil
     ) {
-        // The getter is read once: the observation, the receiver's table and the core's table
-        // must all name the same messenger.
         let messenger = observable.messenger
         let observation = _Observation.make(observer: self, messenger: messenger, target: target, handler: handler)
+        _record(observation, of: observable, messenger: messenger) {
+            if let replay {
+                messenger._core.insertReplaying(
+                    observation, latest: replay.latest, reread: replay.reread, author: replay.author,
+                    isolation: replay.isolation)
+            } else {
+                messenger._core.insert(observation)
+            }
+        }
+    }
+
+    /// Records `observation` in the receiver, with the relationship if it is the first of this
+    /// pair, and inserts it with `insert`.
+    @usableFromInline
+    func _record<Source: ObservableSource>(
+        _ observation: _Observation<Source.Message>,
+        of observable: Source,
+        messenger: Messenger<Source.Message>,
+        insert: () -> Void
+    ) {
         // A pair already subscribed by `subscribe(_:)` is not subscribed again. Without a ledger,
         // nothing was ever recorded.
         let isRecorded = _ledgerIfMade.map { $0.containsSubscription(observable.uuid) } ?? false
         receiver._add(
-            observation, of: observable, messenger: messenger, by: self, alreadySubscribed: isRecorded, replay: replay)
+            observation, of: observable, messenger: messenger, by: self, alreadySubscribed: isRecorded, insert: insert)
     }
 }
 

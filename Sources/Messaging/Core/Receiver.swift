@@ -71,6 +71,9 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     /// Adds `observation` of `messenger`; the first active one of the pair subscribes `observer` to
     /// `source`, with callbacks after unlocking, unless `subscribe(_:)` had already subscribed it.
     ///
+    /// - Parameter insert: Inserts the observation into the messenger's table, after the receiver
+    ///   has recorded it and outside its lock: code specialized for the message type, made by the
+    ///   caller.
     /// - Complexity: O(1) amortized.
     func _add<Source: ObservableSource>(
         _ observation: _Observation<Source.Message>,
@@ -78,7 +81,7 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         messenger: Messenger<Source.Message>,
         by observer: some Observer,
         alreadySubscribed: Bool,
-        replay: _Replay<Source.Message>? = nil
+        insert: () -> Void
     ) {
         let key = ObjectIdentifier(messenger)
         let (decision, released) = _lock.withLock { () -> (_ChangeDecision, [_ObservedSource]) in
@@ -104,13 +107,7 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
                 : .nothing
             return (decision, released)
         }
-        if let replay {
-            messenger._core.insertReplaying(
-                observation, latest: replay.latest, reread: replay.reread, author: replay.author,
-                isolation: replay.isolation)
-        } else {
-            messenger._core.insert(observation)
-        }
+        insert()
         _ = consume released  // released here, outside the lock
         _run(decision)
     }

@@ -44,6 +44,7 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending`, `_isRunning`, `_i
     }
 
     /// The queue of the main actor.
+    @usableFromInline
     static let main = _ActorQueue(actor: nil)
 
     private static let _registryLock = _Lock()
@@ -54,6 +55,7 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending`, `_isRunning`, `_i
     /// The queue of `actor`, made on first use; the queue of the main actor for the main actor.
     ///
     /// - Complexity: O(1) amortized.
+    @usableFromInline
     static func of(_ actor: any Actor) -> _ActorQueue {
         if actor === MainActor.shared { return main }
         let key = ObjectIdentifier(actor)

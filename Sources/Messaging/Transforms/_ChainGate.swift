@@ -49,6 +49,5 @@ func _startChainObservation<Observing: Observer, Source: ObservableSource>(
         observer: observer, messenger: messenger, target: queue, handler: .messageAndAuthor(handler)
     )
     gate.observation = observation
-    let isRecorded = observer._ledgerIfMade.map { $0.containsSubscription(source.uuid) } ?? false
-    observer.receiver._add(observation, of: source, messenger: messenger, by: observer, alreadySubscribed: isRecorded)
+    observer._record(observation, of: source, messenger: messenger) { messenger._core.insert(observation) }
 }
