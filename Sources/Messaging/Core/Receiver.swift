@@ -92,7 +92,7 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
                     return false
                 }
                 // A new pair, or an entry left by a messenger that died at this address.
-                if let stale = entry { released.append(stale) }
+                if let stale = entry.take() { released.append(stale) }
                 entry = _ObservedSource(
                     key: key, order: _nextOrder, source: source, messenger: messenger, first: observation)
                 _nextOrder += 1
@@ -124,10 +124,8 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         erasingRecord eraseRecord: () -> Bool
     ) -> Bool {
         let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
-            let removed = _update(key) { entry in
-                defer { entry = nil }
-                return entry
-            }
+            // Moved out, not copied: a copy would copy the entry's weak references.
+            let removed = _update(key) { entry in entry.take() }
             let decision =
                 removed?.containsActive == true
                 ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false))
@@ -187,9 +185,8 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         let forgotten = _lock.withLock { () -> _ObservedSource? in
             _update(key) { entry in
                 // Only an entry whose observations all ended: the address may already be reused.
-                guard let current = entry, !current.containsActive else { return nil }
-                entry = nil
-                return current
+                guard entry?.containsActive == false else { return nil }
+                return entry.take()
             }
         }
         _ = forgotten  // released here, outside the lock
@@ -231,7 +228,9 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         _ key: ObjectIdentifier,
         _ body: (inout _ObservedSource?) -> Result
     ) -> Result {
-        if _first?.key == key || (_first == nil && _more[key] == nil) {
+        // Asked without copying an entry (which would copy its weak references): the inline entry
+        // is read in place, and the dictionary is asked for an index, not a value.
+        if _first?.key == key || (_first == nil && _more.index(forKey: key) == nil) {
             return body(&_first)
         }
         return body(&_more[key])
