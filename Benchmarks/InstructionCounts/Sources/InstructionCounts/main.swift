@@ -11,6 +11,8 @@
 // standalone `map`, one per observer: compare with messenger-send-1 and messenger-send-1000),
 // standalone-map-shared-1000 (one standalone `map` that 1000 observers share), closure-chain-1000
 // (per delivery through three closures fused into one handler of a closure array),
+// messenger-fused-chain-1000 (the same fused handler on a messenger: what any chain of three
+// opaque closures costs at best),
 // am-i-subscribed-1000 (per question: a messenger asked about each of its 1,000 observers in turn),
 // throttle-1, debounce-1, chain-throttle-1 and chain-debounce-1 (per message of one long burst to
 // one observer, through a standalone or a chain stage with an interval of an hour: the steady
@@ -94,6 +96,15 @@ func run(_ scenario: String, _ count: Int) {
             list.append(fused({ $0 &+ 1 }, { $0 != Int.min }, { $0 &* 2 }) { receiving.consume($0) })
         }
         for value in 0..<count { list.send(value) }
+    case "messenger-fused-chain-1000":
+        let messenger = Messenger<Int>()
+        let observers = (0..<1000).map { _ in FreeObserver() }
+        for observer in observers {
+            let receiving = Receiving()
+            observer.observe(messenger, fused({ $0 &+ 1 }, { $0 != Int.min }, { $0 &* 2 }) { receiving.consume($0) })
+        }
+        for value in 0..<count { messenger.send(value) }
+        withExtendedLifetime(observers) {}
     case "messenger-send-1", "messenger-send-1000":
         let messenger = Messenger<Int>()
         let observers = (0..<(scenario == "messenger-send-1" ? 1 : 1000)).map { _ in FreeObserver() }
@@ -221,11 +232,11 @@ func run(_ scenario: String, _ count: Int) {
 /// Not inlined, so that the closures stay opaque calls, as a library's stored closures are.
 @inline(never)
 func fused(
-    _ first: @escaping (Int) -> Int,
-    _ isIncluded: @escaping (Int) -> Bool,
-    _ second: @escaping (Int) -> Int,
-    _ receive: @escaping (Int) -> Void
-) -> (Int) -> Void {
+    _ first: @escaping @Sendable (Int) -> Int,
+    _ isIncluded: @escaping @Sendable (Int) -> Bool,
+    _ second: @escaping @Sendable (Int) -> Int,
+    _ receive: @escaping @Sendable (Int) -> Void
+) -> @Sendable (Int) -> Void {
     { value in
         let mapped = first(value)
         if isIncluded(mapped) { receive(second(mapped)) }
