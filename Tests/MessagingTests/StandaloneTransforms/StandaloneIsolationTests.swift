@@ -14,6 +14,7 @@ struct StandaloneIsolationTests {
         let merged = Messenger<Int>()
         let combined = Messenger<Int>()
         let cached = Messenger<Int>()
+        let throttled = Messenger<Int>()
         let flag = Var(true)
         private(set) var seen: [String] = []
         private var kept: [AnyObject] = []
@@ -24,12 +25,14 @@ struct StandaloneIsolationTests {
             let both = merge(merged, Messenger<Int>())
             let pair = combineLatest(combined, flag.new())
             let cache = cached.cache()
-            kept = [tenfold, even, both, pair, cache]
+            let sampled = throttled.throttle(for: .seconds(3_600))
+            kept = [tenfold, even, both, pair, cache, sampled]
             observe(tenfold) { value in self.seen.append("map \(value)") }
             observe(even) { value in self.seen.append("filter \(value)") }
             observe(both) { value in self.seen.append("merge \(value)") }
             observe(pair) { pair in self.seen.append("combine \(pair.0) \(pair.1)") }
             observe(cache) { value in self.seen.append("cache \(value.map(String.init) ?? "nil")") }
+            observe(sampled) { value in self.seen.append("throttle \(value)") }
         }
 
         /// Sends after a suspension, and reports what the handlers had done when `send` returned.
@@ -41,7 +44,7 @@ struct StandaloneIsolationTests {
         }
     }
 
-    @Test("map, filter, merge, combineLatest and cache forward on the actor that sends")
+    @Test("map, filter, merge, combineLatest, cache and throttle forward on the actor that sends")
     func transformsKeepTheSendersActor() async {
         let counter = Counter()
         await counter.start()
@@ -51,6 +54,7 @@ struct StandaloneIsolationTests {
         // The flag is a cache: the combination starts with its value.
         #expect(await counter.send(4, on: \.combined) == ["combine 4 true"])
         #expect(await counter.send(5, on: \.cached) == ["cache 5"])
+        #expect(await counter.send(6, on: \.throttled) == ["throttle 6"])
     }
 
     @Test("a main-actor observer of a transform, sent to on the main actor, runs before send returns")
