@@ -223,16 +223,13 @@ extension Observer {
         _ handler: _Handler<Source.Message>,
         replay: _Replay<Source.Message>? = nil
     ) {
+        guard let replay else { return _observeSpecialized(observable, target: target, handler) }
         let messenger = observable.messenger
         let observation = _Observation.make(observer: self, messenger: messenger, target: target, handler: handler)
         _record(observation, of: observable, messenger: messenger) {
-            if let replay {
-                messenger._core.insertReplaying(
-                    observation, latest: replay.latest, reread: replay.reread, author: replay.author,
-                    isolation: replay.isolation)
-            } else {
-                messenger._core.insert(observation)
-            }
+            messenger._core.insertReplaying(
+                observation, latest: replay.latest, reread: replay.reread, author: replay.author,
+                isolation: replay.isolation)
         }
     }
 
