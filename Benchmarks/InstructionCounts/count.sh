@@ -11,7 +11,8 @@ binary=.build/release/InstructionCounts
 
 scenarios=("$@")
 if ((${#scenarios[@]} == 0)); then
-    scenarios=(closure-send-1 messenger-send-1 var-set standalone-map-1 closure-send-1000
+    scenarios=(closure-send-1 messenger-send-1 var-set standalone-map-1 messenger-fused-chain-1
+        messenger-chain-1 closure-send-1000
         messenger-send-1000 closure-chain-1000 messenger-fused-chain-1000 messenger-chain-1000
         standalone-map-shared-1000
         token-subscribe-cancel observe-existing empty-messenger am-i-subscribed-1000

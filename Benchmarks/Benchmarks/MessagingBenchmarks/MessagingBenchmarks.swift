@@ -330,17 +330,20 @@ func connectMessenger(receiverCount: Int) -> ConnectedChannel {
 // MARK: - Transform chains
 
 /// Sends through a chain of three transforms (map, filter that lets everything through, map) to
-/// each of 1,000 receivers; reported per delivery, against the bare send to 1,000.
+/// one receiver and to each of 1,000; reported per delivery, against the bare send to as many.
 func registerChainBenchmark(_ system: String, connect: @escaping (_ receiverCount: Int) -> ConnectedChannel) {
-    Benchmark(
-        "\(system): map, filter, map to 1000 receivers (per delivery)",
-        configuration: .init(scalingFactor: .mega)
-    ) { benchmark, channel in
-        for value in 0..<1_000 {
-            channel.send(value)
+    let cases: [(receiverCount: Int, deliveries: BenchmarkScalingFactor)] = [(1, .kilo), (1_000, .mega)]
+    for (receiverCount, deliveries) in cases {
+        Benchmark(
+            "\(system): map, filter, map to \(receiverCount) receiver\(receiverCount == 1 ? "" : "s") (per delivery)",
+            configuration: .init(scalingFactor: deliveries)
+        ) { benchmark, channel in
+            for value in 0..<1_000 {
+                channel.send(value)
+            }
+        } setup: {
+            connect(receiverCount)
         }
-    } setup: {
-        connect(1_000)
     }
 }
 
