@@ -85,24 +85,33 @@ struct CombinatorTests {
         withExtendedLifetime(token) {}
     }
 
-    @Test func theVariadicPathCombinesAsTheTwoAndThreeSourceOnesDo() {
-        // Two and three sources take the functions that read their slots by name; four, and the
+    @Test func theVariadicPathCombinesAsTheFunctionsForTwoToFourSourcesDo() {
+        // Two to four sources take the functions that read their slots by name; five, and the
         // initializer, go through the parameter pack.
         let a = Messenger<Int>()
         let b = Messenger<String>()
         let c = Var(true)
         let d = Var(0.5)
+        let five = combineLatest(a, b, c.new(), d.new(), c.new())
         let four = combineLatest(a, b, c.new(), d.new())
         let pair = CombinedLatest(a, b)
         let log = Locked<[String]>([])
-        let fourToken = four.subscribe { a, b, c, d in log.withLock { $0.append("\(a)\(b)\(c)\(d)") } }
-        let pairToken = pair.subscribe { a, b in log.withLock { $0.append("\(a)\(b)") } }
+        let fiveToken = five.subscribe { a, b, c, d, e in log.withLock { $0.append("5:\(a)\(b)\(c)\(d)\(e)") } }
+        let fourToken = four.subscribe { a, b, c, d in log.withLock { $0.append("4:\(a)\(b)\(c)\(d)") } }
+        let pairToken = pair.subscribe { a, b in log.withLock { $0.append("2:\(a)\(b)") } }
         a.send(1)
         b.send("x")
         c.value = false
         a.send(2)
-        #expect(log.value == ["1xtrue0.5", "1x", "1xfalse0.5", "2xfalse0.5", "2x"])  // b: four observed first
-        withExtendedLifetime((fourToken, pairToken)) {}
+        // b: five, then four, then the pair (the order they observed b). c: five sees it twice,
+        // once from each of its two sources that follow c.
+        #expect(
+            log.value == [
+                "5:1xtrue0.5true", "4:1xtrue0.5", "2:1x",
+                "5:1xfalse0.5true", "5:1xfalse0.5false", "4:1xfalse0.5",
+                "5:2xfalse0.5false", "4:2xfalse0.5", "2:2x",
+            ])
+        withExtendedLifetime((fiveToken, fourToken, pairToken)) {}
     }
 
     @Test func combineLatestOfCachesStartsFromTheirLatestMessages() {

@@ -16,9 +16,9 @@
 // am-i-subscribed-1000 (per question: a messenger asked about each of its 1,000 observers in turn),
 // throttle-1, debounce-1, chain-throttle-1 and chain-debounce-1 (per message of one long burst to
 // one observer, through a standalone or a chain stage with an interval of an hour: the steady
-// state, where a throttle drops and a debounce moves its deadline), combine-latest-2 and
-// combine-latest-4 (per message of one source of a combination of two or four messengers, to one
-// observer).
+// state, where a throttle drops and a debounce moves its deadline), combine-latest-2,
+// combine-latest-4 and combine-latest-5 (per message of one source of a combination of two, four
+// or five messengers, to one observer; five take the parameter pack's path).
 
 import Foundation
 import Messaging
@@ -202,8 +202,8 @@ func run(_ scenario: String, _ count: Int) {
         messenger.send(-1)  // the burst's first message: it passes the throttle, or starts the countdown
         for value in 0..<count { messenger.send(value) }
         withExtendedLifetime((observer, stage)) {}
-    case "combine-latest-2", "combine-latest-4":
-        let messengers = (0..<4).map { _ in Messenger<Int>() }
+    case "combine-latest-2", "combine-latest-4", "combine-latest-5":
+        let messengers = (0..<5).map { _ in Messenger<Int>() }
         let observer = FreeObserver()
         let receiving = Receiving()
         var combined: AnyObject
@@ -211,10 +211,15 @@ func run(_ scenario: String, _ count: Int) {
             let pair = combineLatest(messengers[0], messengers[1])
             observer.observe(pair) { (pair: (Int, Int)) in receiving.consume(pair.0 &+ pair.1) }
             combined = pair
-        } else {
+        } else if scenario == "combine-latest-4" {
             let four = combineLatest(messengers[0], messengers[1], messengers[2], messengers[3])
             observer.observe(four) { (four: (Int, Int, Int, Int)) in receiving.consume(four.0 &+ four.3) }
             combined = four
+        } else {
+            // Five sources take the parameter pack's path.
+            let five = combineLatest(messengers[0], messengers[1], messengers[2], messengers[3], messengers[4])
+            observer.observe(five) { (five: (Int, Int, Int, Int, Int)) in receiving.consume(five.0 &+ five.4) }
+            combined = five
         }
         for messenger in messengers { messenger.send(0) }  // every source has a message
         for value in 0..<count { messengers[1].send(value) }

@@ -50,13 +50,20 @@ public final class CombinedLatest<each Source: ObservableSource>: ObservableSour
     public convenience init(_ sources: repeat each Source) {
         let messenger = Messenger<(repeat (each Source).Message)>()
         let state = _CombineState<repeat (each Source).Message>(core: messenger._core)
-        // The handlers that every message of a source goes through are made here, in the client's
-        // code, so that they are specialized and look up no type metadata at run time.
+        // A handler made in a `repeat` expression is not specialized, and would call the state's
+        // methods unspecialized: thousands of instructions per message, looking up the tuple's
+        // type metadata. So the handlers reach the state through closures made here, outside
+        // the expansion, in the client's code, where they are specialized.
+        let combining = _ErasedCombining(
+            _lock: state._lock,
+            post: { author in state._postCombined(author: author) },
+            send: { isolation in state._sendPosted(isolation: isolation) }
+        )
         self.init(
             _sources: repeat each sources,
             messenger: messenger,
             state: state,
-            handlers: repeat _combinationHandler(state, each state.slots)
+            handlers: repeat _combinationHandler(combining, each state.slots)
         )
     }
 
@@ -220,6 +227,48 @@ public func combineLatest<First: ObservableSource, Second: ObservableSource, Thi
     )
 }
 
+/// Makes an observable that sends the latest messages of four observables as a tuple, whenever
+/// one of them sends, once each has a message; see ``CombinedLatest``.
+///
+/// The same as the variadic ``combineLatest(_:_:_:)->CombinedLatest<First,Second,Other>`` with four observables, whose path for
+/// every message the compiler specializes for the messages' types; it cannot do so through a
+/// parameter pack. Five or more observables take the variadic function.
+///
+/// - Parameters:
+///   - first: The first observable.
+///   - second: The second observable.
+///   - third: The third observable.
+///   - fourth: The fourth observable.
+/// - Returns: The combination.
+/// - Complexity: O(1).
+@inlinable
+public func combineLatest<
+    First: ObservableSource, Second: ObservableSource, Third: ObservableSource, Fourth: ObservableSource
+>(
+    _ first: First, _ second: Second, _ third: Third, _ fourth: Fourth
+) -> CombinedLatest<First, Second, Third, Fourth> {
+    let messenger = Messenger<(First.Message, Second.Message, Third.Message, Fourth.Message)>()
+    let firstSlot = _LatestSlot<First.Message>()
+    let secondSlot = _LatestSlot<Second.Message>()
+    let thirdSlot = _LatestSlot<Third.Message>()
+    let fourthSlot = _LatestSlot<Fourth.Message>()
+    let state = _CombineState<First.Message, Second.Message, Third.Message, Fourth.Message>(
+        core: messenger._core, slots: firstSlot, secondSlot, thirdSlot, fourthSlot
+    ) {
+        guard let first = firstSlot.value, let second = secondSlot.value, let third = thirdSlot.value,
+            let fourth = fourthSlot.value
+        else { return nil }
+        return (first, second, third, fourth)
+    }
+    return CombinedLatest(
+        _sources: first, second, third, fourth,
+        messenger: messenger,
+        state: state,
+        handlers: _combinationHandler(state, firstSlot), _combinationHandler(state, secondSlot),
+        _combinationHandler(state, thirdSlot), _combinationHandler(state, fourthSlot)
+    )
+}
+
 /// The latest message of `source` if it is an ``ObservableCache``.
 func _latestMessage<Origin: ObservableSource>(ifCache source: Origin) -> Origin.Message? {
     guard let cache = source as? any ObservableCache else { return nil }
@@ -289,8 +338,8 @@ final class _CombineState<each Value>: @unchecked Sendable {
     /// A state with `slots`, whose tuples `combined` makes from them.
     ///
     /// A tuple made through the parameter pack works with type metadata at run time, even in
-    /// specialized code (hundreds of instructions); `combineLatest` of two or three sources
-    /// passes a closure that reads their two or three slots by name.
+    /// specialized code (hundreds of instructions); `combineLatest` of two to four sources
+    /// passes a closure that reads their slots by name.
     @inlinable
     init(
         core: _MessengerCore<(repeat each Value)>,
@@ -343,6 +392,28 @@ protocol _Combining: AnyObject {
     func _postCombined(author: AnyObject) -> Bool
     /// Sends the queued tuples; call without the lock.
     func _sendPosted(isolation: (any Actor)?)
+}
+
+/// A ``_CombineState`` behind closures made in specialized code, for the handlers that
+/// `CombinedLatest.init(_:)` makes through its parameter pack: see there.
+@usableFromInline
+final class _ErasedCombining: _Combining {
+    @usableFromInline let _lock: _Lock
+    @usableFromInline let _post: (AnyObject) -> Bool
+    @usableFromInline let _send: ((any Actor)?) -> Void
+
+    @inlinable
+    init(_lock: _Lock, post: @escaping (AnyObject) -> Bool, send: @escaping ((any Actor)?) -> Void) {
+        self._lock = _lock
+        _post = post
+        _send = send
+    }
+
+    @inlinable
+    func _postCombined(author: AnyObject) -> Bool { _post(author) }
+
+    @inlinable
+    func _sendPosted(isolation: (any Actor)?) { _send(isolation) }
 }
 
 /// The handler of one source's messages: stores each in `slot` and sends the new tuple, if every
