@@ -175,10 +175,11 @@ extension ObservableSource {
     /// - Complexity: O(*k*) for the *k* observations that end.
     @discardableResult
     public func unsubscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
+        let hasLedger = messenger._core.existingLedger != nil
         if let messagingObserver = observer as? any Observer {
-            return messagingObserver._stopObserving(self) ? observer : nil
+            return messagingObserver._stopObserving(self, mayBeRecorded: hasLedger) ? observer : nil
         }
-        guard messenger._core.existingLedger != nil,
+        guard hasLedger,
             SubscriptionLedger.eraseSubscription(of: observer, from: self)
         else { return nil }
         self.observer(observer, didSubscribe: false)

@@ -143,8 +143,9 @@ extension Observer {
     ///
     /// - Parameter observable: The observable to receive nothing more from.
     /// - Complexity: O(*k*) for the *k* observations that end.
+    @inlinable
     public func stopObserving(_ observable: some ObservableSource) {
-        _stopObserving(observable)
+        _stopObserving(observable, mayBeRecorded: observable.messenger._core.existingLedger != nil)
     }
 
     /// Ends every observation this observer has.
@@ -187,11 +188,17 @@ extension Observer {
 
     /// Ends every observation of `observable` and erases the relationship, with its callbacks.
     ///
+    /// - Parameter mayBeRecorded: Whether `observable`'s messenger has a ledger. A relationship
+    ///   made by `subscribe(_:)` is recorded in both sides' ledgers: without the observable's,
+    ///   there is no record to erase, and the observer's (a run-time cast, several hundred
+    ///   instructions) need not be asked. The caller reads it in code specialized for the message
+    ///   type, where it is cheap.
     /// - Returns: Whether there was anything to end.
-    @discardableResult
-    func _stopObserving(_ observable: some ObservableSource) -> Bool {
+    @usableFromInline @discardableResult
+    func _stopObserving(_ observable: some ObservableSource, mayBeRecorded: Bool) -> Bool {
         receiver._stopObserving(observable, key: _messengerKey(of: observable), by: self) {
-            _ledgerIfMade != nil && SubscriptionLedger.eraseSubscription(of: self, from: observable)
+            mayBeRecorded && _ledgerIfMade != nil
+                && SubscriptionLedger.eraseSubscription(of: self, from: observable)
         }
     }
 
@@ -212,7 +219,10 @@ extension Observer {
         let messenger = observable.messenger
         let observation = _Observation._make(
             observer: self, core: messenger._core, target: target, handler: handler, isToken: false)
-        _record(observation, of: observable, messenger: messenger) { messenger._core.insert(observation) }
+        _record(
+            observation, of: observable, messenger: messenger,
+            mayBeRecorded: messenger._core.existingLedger != nil
+        ) { messenger._core.insert(observation) }
     }
 
     /// Starts an observation with `handler` and, if given, the replay of a cache's latest message
@@ -235,16 +245,21 @@ extension Observer {
 
     /// Records `observation` in the receiver, with the relationship if it is the first of this
     /// pair, and inserts it with `insert`.
+    ///
+    /// - Parameter mayBeRecorded: Whether the messenger has a ledger; see
+    ///   ``_stopObserving(_:mayBeRecorded:)``. Without one, the pair cannot have been subscribed
+    ///   by `subscribe(_:)` already, and the observer's ledger is not asked.
     @usableFromInline
     func _record<Source: ObservableSource>(
         _ observation: _Observation<Source.Message>,
         of observable: Source,
         messenger: Messenger<Source.Message>,
+        mayBeRecorded: Bool = true,
         insert: () -> Void
     ) {
-        // A pair already subscribed by `subscribe(_:)` is not subscribed again. Without a ledger,
-        // nothing was ever recorded.
-        let isRecorded = _ledgerIfMade.map { $0.containsSubscription(observable.uuid) } ?? false
+        // A pair already subscribed by `subscribe(_:)` is not subscribed again.
+        let isRecorded =
+            mayBeRecorded && (_ledgerIfMade.map { $0.containsSubscription(observable.uuid) } ?? false)
         receiver._add(
             observation, of: observable, messenger: messenger, by: self, alreadySubscribed: isRecorded, insert: insert)
     }

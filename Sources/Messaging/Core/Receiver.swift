@@ -43,8 +43,14 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     deinit {
         // The observer is gone. End what it observed, without callbacks: there is no observer left
         // to call back (the ledger's own deinit removes its relationships).
-        let observed = _lock.withLock { _takeAll() }
-        for entry in observed {
+        // No callbacks, so the order does not matter: the entries are not gathered and sorted.
+        var more: [ObjectIdentifier: _ObservedSource] = [:]
+        let first = _lock.withLock { () -> _ObservedSource? in
+            swap(&more, &_more)
+            return _first.take()
+        }
+        first?.endAll()
+        for entry in more.values {
             entry.endAll()
         }
     }
@@ -279,9 +285,13 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     }
 
     /// Runs a decided change, then every change decided meanwhile, outside the lock.
-    private func _run(_ decision: _ChangeDecision) {
-        guard case .runNow(let change) = decision else { return }
-        change.apply()
+    private func _run(_ decision: consuming _ChangeDecision) {
+        // Consumed, not copied: a copy of the change retains both sides, objects that are
+        // referenced weakly and so counted through their side tables.
+        switch consume decision {
+        case .nothing, .queued: return
+        case .runNow(let change): change.apply()
+        }
         while true {
             let batch = _lock.withLock { () -> [_RelationshipChange] in
                 var taken: [_RelationshipChange] = []

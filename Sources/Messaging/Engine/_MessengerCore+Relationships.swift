@@ -5,6 +5,10 @@ import GeneralObserver
 
 extension _MessengerCore {
     /// The ledger, if anything made it; `nil` means no relationship was ever recorded in it.
+    ///
+    /// Inlinable, so that code specialized for the message type asks it cheaply: unspecialized,
+    /// reading the core's fields looks up their layout at run time (several hundred instructions).
+    @inlinable
     final var existingLedger: SubscriptionLedger? {
         withLock { _words.pointee.ledger }
     }

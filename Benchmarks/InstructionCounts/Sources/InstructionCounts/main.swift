@@ -7,7 +7,8 @@
 // Scenarios: closure-send-1, messenger-send-1, closure-send-1000, messenger-send-1000 (per
 // delivery), messenger-chain-1 and messenger-chain-1000 (per delivery through map, filter, map),
 // var-set (a variable with one observer), token-subscribe-cancel, observe-existing (an observer
-// made before observes a messenger), empty-messenger, standalone-map-1 and standalone-map-1000 (per delivery through a
+// made before observes a messenger), observe-and-stop (an observer observes a messenger and stops
+// observing it), empty-messenger, standalone-map-1 and standalone-map-1000 (per delivery through a
 // standalone `map`, one per observer: compare with messenger-send-1 and messenger-send-1000),
 // standalone-map-shared-1000 (one standalone `map` that 1000 observers share), closure-chain-1000
 // (per delivery through three closures fused into one handler of a closure array),
@@ -168,6 +169,15 @@ func run(_ scenario: String, _ count: Int) {
             observer.observe(messenger) { consume($0) }
         }
         withExtendedLifetime(observers) {}
+    case "observe-and-stop":
+        // One observer observes a messenger and stops observing it, again and again.
+        let messenger = Messenger<Int>()
+        let observer = FreeObserver()
+        for _ in 0..<count {
+            observer.observe(messenger) { consume($0) }
+            observer.stopObserving(messenger)
+        }
+        withExtendedLifetime(observer) {}
     case "am-i-subscribed-1000":
         let messenger = Messenger<Int>()
         let observers = (0..<1000).map { _ in FreeObserver() }
