@@ -438,4 +438,24 @@ struct RelationshipTests {
         #expect(messenger.observationCount == 2)
         withExtendedLifetime(first) {}
     }
+
+    /// An observable source that keeps a ledger of its own, as a plain `GeneralObservable` does:
+    /// the relationships it would record there would be missed by observing and by `observers`.
+    final class SkyWithItsOwnLedger: ObservableSource {
+        let messenger = Messenger<Int>()
+        let subscriptionLedger = SubscriptionLedger()
+    }
+
+    @Test("an observable source with a ledger of its own stops subscribe(_:) with a precondition failure")
+    func anObservableSourceWithItsOwnLedgerIsRejected() async {
+        await #expect(processExitsWith: .failure) {
+            _ = SkyWithItsOwnLedger().subscribe(FreeObserver())
+        }
+        // Its messenger's ledger is the one every observable source shares.
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        #expect(sky.subscribe(dog) === dog)
+        #expect(sky.amISubscribed(dog))
+    }
 }

@@ -15,7 +15,9 @@ import GeneralObserver
 /// An observable source is also a ``GeneralObservable``: ``GeneralObservable/amISubscribed(_:)``,
 /// ``GeneralObservable/observers``, ``GeneralObservable/unsubscribeAll()`` and the
 /// ``GeneralObservable/observer(_:didSubscribe:)`` callback work on it, with the observers that
-/// observe it. Its identity and relationships are those of its messenger.
+/// observe it. Its identity and relationships are those of its messenger: don't implement
+/// ``GeneralObservable/subscriptionLedger`` in a conforming type (as a plain `GeneralObservable`
+/// does), or ``subscribe(_:)`` stops with a precondition failure that says so.
 public protocol ObservableSource<Message>: GeneralObservable {
     /// The type of the messages it sends.
     associatedtype Message
@@ -151,8 +153,15 @@ extension ObservableSource {
     /// - Parameter observer: The observer to subscribe.
     /// - Returns: `observer`, or `nil` if it was subscribed already.
     /// - Complexity: O(1) on average.
+    /// - Precondition: The type does not implement `subscriptionLedger` itself: observing,
+    ///   `observers` and `amISubscribed(_:)` read the messenger's ledger, and would miss what a
+    ///   ledger of its own records.
     @discardableResult
     public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
+        precondition(
+            subscriptionLedger === messenger.subscriptionLedger,
+            "\(Self.self) implements subscriptionLedger: an ObservableSource's relationships are its messenger's, so remove that property"
+        )
         if let messagingObserver = observer as? any Observer,
             messagingObserver.receiver._isObserving(ObjectIdentifier(messenger))
         {
