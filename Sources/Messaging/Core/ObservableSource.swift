@@ -17,7 +17,7 @@ import GeneralObserver
 /// ``GeneralObservable/observer(_:didSubscribe:)`` callback work on it, with the observers that
 /// observe it. Its identity and relationships are those of its messenger: don't implement
 /// ``GeneralObservable/subscriptionLedger`` in a conforming type (as a plain `GeneralObservable`
-/// does), or ``subscribe(_:)`` stops with a precondition failure that says so.
+/// does), or ``GeneralObservable/subscribe(_:)`` stops with a precondition failure that says so.
 public protocol ObservableSource<Message>: GeneralObservable {
     /// The type of the messages it sends.
     associatedtype Message
