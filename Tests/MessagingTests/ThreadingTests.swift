@@ -277,6 +277,55 @@ struct ThreadingTests {
         #expect(dog.subscriptions.isEmpty && messenger.observers.isEmpty)
     }
 
+    /// An observer that counts its relationship callbacks.
+    final class CountingDog: Observer, Sendable {
+        let receiver = Receiver()
+        let subscribed = Locked(0)
+        let unsubscribed = Locked(0)
+
+        func subscribedTo(_ observable: any GeneralObservable) { subscribed.withLock { $0 += 1 } }
+        func unsubscribedFrom(_ observable: any GeneralObservable) { unsubscribed.withLock { $0 += 1 } }
+    }
+
+    @Test("racing observe and subscribe(_:) of one pair announces the relationship once")
+    func racingObserveAndSubscribeOfOnePair() {
+        // Before the receiver claimed the pair for subscribe(_:), both sides could find no
+        // relationship and announce one: in about one race in twenty on two cores.
+        for _ in 0..<1_000 {
+            let messenger = Messenger<Int>()
+            let dog = CountingDog()
+            let finished = runOnThreads(2) { thread in
+                if thread == 0 {
+                    dog.observe(messenger) { _ in }
+                } else {
+                    _ = messenger.subscribe(dog)
+                }
+            }
+            #expect(finished)
+            #expect(dog.subscribed.value == 1)
+            #expect(messenger.amISubscribed(dog) && dog.amISubscribed(messenger))
+            // One relationship, so one end, announced once.
+            messenger.unsubscribe(dog)
+            #expect(dog.unsubscribed.value == 1)
+            #expect(!messenger.amISubscribed(dog) && !dog.amISubscribed(messenger))
+            #expect(dog.subscribed.value == 1)
+            if dog.subscribed.value != 1 || dog.unsubscribed.value != 1 { break }
+        }
+    }
+
+    @Test("an observer subscribed by subscribe(_:) to a messenger that died can subscribe again")
+    func subscribingAgainAfterTheMessengerDied() {
+        let dog = CountingDog()
+        for _ in 0..<200 {
+            // Messengers made and freed in turn often reuse an address; a claim left behind by a
+            // dead one would make the next subscribe(_:) at that address answer "subscribed already".
+            let messenger = Messenger<Int>()
+            #expect(messenger.subscribe(dog) === dog)
+            #expect(dog.amISubscribed(messenger))
+        }
+        #expect(dog.subscribed.value == 200)
+    }
+
     /// A message that travels back and forth between two messengers.
     struct Hop: Hashable, Sendable {
         let id: Int

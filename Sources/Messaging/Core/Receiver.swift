@@ -34,6 +34,11 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     @exclusivity(unchecked) private var _isApplying = false
     /// The number the next new entry gets: entries are listed in the order they began.
     @exclusivity(unchecked) private var _nextOrder = 0
+    /// The messengers whose observables `subscribe(_:)` subscribed the observer to, without an
+    /// observation. Each is claimed here, under the lock, before the ledgers record it, so that an
+    /// `observe` of the same pair at the same moment finds the relationship and does not announce
+    /// it a second time. Forgotten when the relationship ends or the messenger dies.
+    @exclusivity(unchecked) private var _subscribedWithoutObserving: Set<ObjectIdentifier> = []
 
     /// Creates a receiver that holds no observations.
     ///
@@ -108,7 +113,7 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
                 released += _sweepEndedEntries()
             }
             let decision =
-                isFirst && !alreadySubscribed
+                isFirst && !alreadySubscribed && !_isClaimed(key)
                 ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: true))
                 : .nothing
             return (decision, released)
@@ -132,6 +137,7 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
             // Moved out, not copied: a copy would copy the entry's weak references.
             let removed = _update(key) { entry in entry.take() }
+            if _isClaimed(key) { _subscribedWithoutObserving.remove(key) }
             let decision =
                 removed?.containsActive == true
                 ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false))
@@ -165,6 +171,7 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         var ended: [any GeneralObservable] = []
         let (taken, decisions) = _lock.withLock { () -> ([_ObservedSource], [_ChangeDecision]) in
             let taken = _takeAll()
+            _subscribedWithoutObserving.removeAll()
             var decisions: [_ChangeDecision] = []
             for entry in taken where entry.containsActive {
                 guard let source = entry.liveSource else { continue }
@@ -196,6 +203,29 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
             }
         }
         _ = forgotten  // released here, outside the lock
+    }
+
+    /// Claims the relationship with the messenger `key` for `subscribe(_:)`, which records it in
+    /// the ledgers after this returns `true`.
+    ///
+    /// - Returns: `false` if the relationship exists already: an observation of that messenger is
+    ///   active, or `subscribe(_:)` claimed it before.
+    /// - Complexity: O(*k*) for *k* observations of that messenger.
+    func _claimSubscription(_ key: ObjectIdentifier) -> Bool {
+        _lock.withLock {
+            if _isClaimed(key) { return false }
+            if _update(key, { entry in entry?.containsActive == true }) { return false }
+            _subscribedWithoutObserving.insert(key)
+            return true
+        }
+    }
+
+    /// Forgets the claim of `subscribe(_:)` on the messenger `key`, which died: another messenger
+    /// may come to have its address.
+    ///
+    /// - Complexity: O(1) on average.
+    func _forgetSubscription(_ key: ObjectIdentifier) {
+        _lock.withLock { _ = _subscribedWithoutObserving.remove(key) }
     }
 
     /// Whether an observation of the messenger `key` is active.
@@ -240,6 +270,12 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
             return body(&_first)
         }
         return body(&_more[key])
+    }
+
+    /// Whether `subscribe(_:)` claimed the pair with the messenger `key`; almost always asked of
+    /// an empty set, which is checked first, before hashing.
+    private func _isClaimed(_ key: ObjectIdentifier) -> Bool {
+        !_subscribedWithoutObserving.isEmpty && _subscribedWithoutObserving.contains(key)
     }
 
     private func _takeAll() -> [_ObservedSource] {
