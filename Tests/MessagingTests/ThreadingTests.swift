@@ -313,6 +313,35 @@ struct ThreadingTests {
         }
     }
 
+    @Test("racing stopObserving and subscribe(_:) of one pair leaves the relationship and its callbacks agreeing")
+    func racingStopAndSubscribeOfOnePair() {
+        for _ in 0..<50 {
+            let messenger = Messenger<Int>()
+            let dog = CountingDog()
+            let finished = runOnThreads(4) { thread in
+                for _ in 0..<200 {
+                    if thread % 2 == 0 {
+                        dog.stopObserving(messenger)
+                    } else {
+                        _ = messenger.subscribe(dog)
+                    }
+                }
+            }
+            #expect(finished)
+            // Each relationship announced is announced ended, or still is.
+            let isSubscribed = messenger.amISubscribed(dog)
+            #expect(dog.amISubscribed(messenger) == isSubscribed)
+            let announced = dog.subscribed.value - dog.unsubscribed.value
+            #expect(announced == (isSubscribed ? 1 : 0))
+            // And nothing is left behind: the pair can be ended and made again.
+            messenger.unsubscribe(dog)
+            #expect(!messenger.amISubscribed(dog))
+            #expect(messenger.subscribe(dog) === dog)
+            #expect(dog.subscribed.value - dog.unsubscribed.value == 1)
+            if announced != (isSubscribed ? 1 : 0) { break }
+        }
+    }
+
     @Test("an observer subscribed by subscribe(_:) to a messenger that died can subscribe again")
     func subscribingAgainAfterTheMessengerDied() {
         let dog = CountingDog()

@@ -134,27 +134,24 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         by observer: some Observer,
         erasingRecord eraseRecord: () -> Bool
     ) -> Bool {
+        // The record by `subscribe(_:)` goes first, while the pair's claim still stands: a
+        // `subscribe(_:)` meanwhile finds the relationship and changes nothing, and one that comes
+        // after the claim is released below makes a relationship, and a record, of its own, which
+        // this call leaves alone.
+        let erased = eraseRecord()
         let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
             // Moved out, not copied: a copy would copy the entry's weak references.
             let removed = _update(key) { entry in entry.take() }
             if _isClaimed(key) { _subscribedWithoutObserving.remove(key) }
+            // Without an active observation, the record alone was the relationship.
             let decision =
-                removed?.containsActive == true
+                removed?.containsActive == true || erased
                 ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false))
                 : .nothing
             return (removed, decision)
         }
         removed?.endAll()
-        // A relationship recorded by `subscribe(_:)` goes too. If there was no observation, it alone
-        // is the relationship that ends.
-        let erased = eraseRecord()
-        if case .nothing = decision {
-            if erased {
-                source.observer(observer, didSubscribe: false)
-                observer.unsubscribedFrom(source)
-            }
-            return erased
-        }
+        if case .nothing = decision { return false }
         _run(decision)
         return true
     }
