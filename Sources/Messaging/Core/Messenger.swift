@@ -65,12 +65,8 @@ open class Messenger<Message>: ObservableSource {
                 observation._observableDidEnd()
             }
         }
-        // The relationships end with the messenger, whoever still holds its core; the observers
-        // that `subscribe(_:)` subscribed forget it, as another messenger may take its address.
-        guard let ledger = _core.takeLedger() else { return }
-        for observer in ledger.liveObservers {
-            (observer as? any Observer)?.receiver._forgetSubscription(ObjectIdentifier(self))
-        }
+        // The relationships end with the messenger, whoever still holds its core.
+        _ = _core.takeLedger()
     }
 
     /// The messenger itself: a messenger is its own ``ObservableSource/messenger``.

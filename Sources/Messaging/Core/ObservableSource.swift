@@ -162,10 +162,8 @@ extension ObservableSource {
             subscriptionLedger === messenger.subscriptionLedger,
             "\(Self.self) implements subscriptionLedger: an ObservableSource's relationships are its messenger's, so remove that property"
         )
-        // An observer's receiver claims the relationship first, so that an `observe` of this pair
-        // at the same moment does not announce it too.
         if let messagingObserver = observer as? any Observer,
-            !messagingObserver.receiver._claimSubscription(ObjectIdentifier(messenger))
+            messagingObserver.receiver._isObserving(ObjectIdentifier(messenger))
         {
             return nil
         }

@@ -34,11 +34,6 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     @exclusivity(unchecked) private var _isApplying = false
     /// The number the next new entry gets: entries are listed in the order they began.
     @exclusivity(unchecked) private var _nextOrder = 0
-    /// The messengers whose observables `subscribe(_:)` subscribed the observer to, without an
-    /// observation. Each is claimed here, under the lock, before the ledgers record it, so that an
-    /// `observe` of the same pair at the same moment finds the relationship and does not announce
-    /// it a second time. Forgotten when the relationship ends or the messenger dies.
-    @exclusivity(unchecked) private var _subscribedWithoutObserving: Set<ObjectIdentifier> = []
 
     /// Creates a receiver that holds no observations.
     ///
@@ -113,7 +108,7 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
                 released += _sweepEndedEntries()
             }
             let decision =
-                isFirst && !alreadySubscribed && !_isClaimed(key)
+                isFirst && !alreadySubscribed
                 ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: true))
                 : .nothing
             return (decision, released)
@@ -134,24 +129,26 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         by observer: some Observer,
         erasingRecord eraseRecord: () -> Bool
     ) -> Bool {
-        // The record by `subscribe(_:)` goes first, while the pair's claim still stands: a
-        // `subscribe(_:)` meanwhile finds the relationship and changes nothing, and one that comes
-        // after the claim is released below makes a relationship, and a record, of its own, which
-        // this call leaves alone.
-        let erased = eraseRecord()
         let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
             // Moved out, not copied: a copy would copy the entry's weak references.
             let removed = _update(key) { entry in entry.take() }
-            if _isClaimed(key) { _subscribedWithoutObserving.remove(key) }
-            // Without an active observation, the record alone was the relationship.
             let decision =
-                removed?.containsActive == true || erased
+                removed?.containsActive == true
                 ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false))
                 : .nothing
             return (removed, decision)
         }
         removed?.endAll()
-        if case .nothing = decision { return false }
+        // A relationship recorded by `subscribe(_:)` goes too. If there was no observation, it alone
+        // is the relationship that ends.
+        let erased = eraseRecord()
+        if case .nothing = decision {
+            if erased {
+                source.observer(observer, didSubscribe: false)
+                observer.unsubscribedFrom(source)
+            }
+            return erased
+        }
         _run(decision)
         return true
     }
@@ -168,7 +165,6 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         var ended: [any GeneralObservable] = []
         let (taken, decisions) = _lock.withLock { () -> ([_ObservedSource], [_ChangeDecision]) in
             let taken = _takeAll()
-            _subscribedWithoutObserving.removeAll()
             var decisions: [_ChangeDecision] = []
             for entry in taken where entry.containsActive {
                 guard let source = entry.liveSource else { continue }
@@ -200,29 +196,6 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
             }
         }
         _ = forgotten  // released here, outside the lock
-    }
-
-    /// Claims the relationship with the messenger `key` for `subscribe(_:)`, which records it in
-    /// the ledgers after this returns `true`.
-    ///
-    /// - Returns: `false` if the relationship exists already: an observation of that messenger is
-    ///   active, or `subscribe(_:)` claimed it before.
-    /// - Complexity: O(*k*) for *k* observations of that messenger.
-    func _claimSubscription(_ key: ObjectIdentifier) -> Bool {
-        _lock.withLock {
-            if _isClaimed(key) { return false }
-            if _update(key, { entry in entry?.containsActive == true }) { return false }
-            _subscribedWithoutObserving.insert(key)
-            return true
-        }
-    }
-
-    /// Forgets the claim of `subscribe(_:)` on the messenger `key`, which died: another messenger
-    /// may come to have its address.
-    ///
-    /// - Complexity: O(1) on average.
-    func _forgetSubscription(_ key: ObjectIdentifier) {
-        _lock.withLock { _ = _subscribedWithoutObserving.remove(key) }
     }
 
     /// Whether an observation of the messenger `key` is active.
@@ -267,12 +240,6 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
             return body(&_first)
         }
         return body(&_more[key])
-    }
-
-    /// Whether `subscribe(_:)` claimed the pair with the messenger `key`; almost always asked of
-    /// an empty set, which is checked first, before hashing.
-    private func _isClaimed(_ key: ObjectIdentifier) -> Bool {
-        !_subscribedWithoutObserving.isEmpty && _subscribedWithoutObserving.contains(key)
     }
 
     private func _takeAll() -> [_ObservedSource] {
