@@ -457,5 +457,13 @@ struct RelationshipTests {
         let dog = Dog("dog", log: log)
         #expect(sky.subscribe(dog) === dog)
         #expect(sky.amISubscribed(dog))
+        // A `Weak` whose origin died makes a new messenger, with a new ledger, on every read:
+        // not a ledger of its own, and no precondition failure.
+        var origin: Sky? = Sky("gone", log: log)
+        let gone = origin!.weak()
+        origin = nil
+        #expect(gone.origin == nil)
+        _ = gone.subscribe(dog)
+        #expect(!gone.amISubscribed(dog))
     }
 }

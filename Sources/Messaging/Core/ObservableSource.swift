@@ -158,8 +158,11 @@ extension ObservableSource {
     ///   ledger of its own records.
     @discardableResult
     public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
+        // A messenger that is not the same from one read to the next (a `Weak` whose origin died
+        // makes a new one each time) has no ledger to compare with.
+        let firstMessenger = messenger
         precondition(
-            subscriptionLedger === messenger.subscriptionLedger,
+            subscriptionLedger === firstMessenger.subscriptionLedger || messenger !== firstMessenger,
             "\(Self.self) implements subscriptionLedger: an ObservableSource's relationships are its messenger's, so remove that property"
         )
         if let messagingObserver = observer as? any Observer,
