@@ -16,7 +16,8 @@
 /// Observing it observes its origin: its ``messenger`` is the origin's, so the observation is one
 /// of the origin's, and an observer that observes both sees one observable. When the origin dies,
 /// its observations end as they always do; observing a `Weak` whose origin is gone observes
-/// nothing: its ``messenger`` is then a new messenger that nobody sends through.
+/// nothing: its ``messenger`` is then a new messenger that nobody sends through. Its
+/// ``GeneralObservable/subscribe(_:)`` then answers `nil`: there is nothing to subscribe to.
 public final class Weak<Origin: ObservableSource>: ObservableSource {
     /// The observable this one stands for, while it lives.
     public weak let origin: Origin?

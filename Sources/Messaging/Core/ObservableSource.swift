@@ -151,20 +151,25 @@ extension ObservableSource {
     /// and the observer's ``GeneralSubscriber/subscribedTo(_:)`` are called.
     ///
     /// - Parameter observer: The observer to subscribe.
-    /// - Returns: `observer`, or `nil` if it was subscribed already.
+    /// - Returns: `observer`; or `nil` if it was subscribed already, or if the observable is gone
+    ///   (a ``Weak`` whose origin died, whose messenger is a new one at every read).
     /// - Complexity: O(1) on average.
     /// - Precondition: The type does not implement `subscriptionLedger` itself: observing,
     ///   `observers` and `amISubscribed(_:)` read the messenger's ledger, and would miss what a
     ///   ledger of its own records.
     @discardableResult
     public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
-        // A messenger that is not the same from one read to the next (a `Weak` whose origin died
-        // makes a new one each time) has no ledger to compare with.
-        let firstMessenger = messenger
-        precondition(
-            subscriptionLedger === firstMessenger.subscriptionLedger || messenger !== firstMessenger,
-            "\(Self.self) implements subscriptionLedger: an ObservableSource's relationships are its messenger's, so remove that property"
-        )
+        let ledger = subscriptionLedger
+        let ownMessenger = messenger
+        if ledger !== ownMessenger.subscriptionLedger {
+            // Either the messenger changes from one read to the next (a `Weak` whose origin died,
+            // at any point of this call): nothing to subscribe to. Or the type keeps a ledger of
+            // its own.
+            guard messenger === ownMessenger else { return nil }
+            preconditionFailure(
+                "\(Self.self) implements subscriptionLedger: an ObservableSource's relationships are its messenger's, so remove that property"
+            )
+        }
         if let messagingObserver = observer as? any Observer,
             messagingObserver.receiver._isObserving(ObjectIdentifier(messenger))
         {
