@@ -57,12 +57,15 @@ extension ObservableSource {
     /// - Returns: `true` while an observation by it is active or the subscription is recorded.
     /// - Complexity: O(*k*) for the *k* observations by `observer` of this observable.
     public func amISubscribed(_ observer: any GeneralSubscriber) -> Bool {
-        if let messagingObserver = observer as? any Observer,
-            messagingObserver.receiver._isObserving(ObjectIdentifier(messenger))
-        {
+        let messagingObserver = observer as? any Observer
+        if let messagingObserver, messagingObserver.receiver._isObserving(ObjectIdentifier(messenger)) {
             return true
         }
         guard let ledger = messenger._core.existingLedger else { return false }
+        if let messagingObserver {
+            // A record made by code of its own; a question makes no ledger.
+            return messagingObserver._ledgerIfMade?.containsSubscription(ledger.uuid) ?? false
+        }
         if let tracker = observer as? any GeneralTrackingSubscriber {
             return tracker.subscriptionLedger.containsSubscription(ledger.uuid)
         }
@@ -146,17 +149,24 @@ extension ObservableSource {
     /// Subscribes an observer without messages: a relationship in the GeneralObserver graph only.
     ///
     /// An ``Observer`` that already observes this observable is subscribed already: the call
-    /// returns `nil` and nothing changes. Otherwise the relationship is recorded in both ledgers,
-    /// then, outside any lock, this observable's ``GeneralObservable/observer(_:didSubscribe:)``
-    /// and the observer's ``GeneralSubscriber/subscribedTo(_:)`` are called.
+    /// returns `nil` and nothing changes. Otherwise the relationship is recorded, then, outside any
+    /// lock, this observable's ``GeneralObservable/observer(_:didSubscribe:)`` and the observer's
+    /// ``GeneralSubscriber/subscribedTo(_:)`` are called.
+    ///
+    /// For an ``Observer``, the record is an observation that receives nothing, kept where its
+    /// observations are: it counts in ``Messenger/observationCount`` (it keeps a standalone
+    /// transform observing its origin, as any observation does), not in
+    /// ``Observer/isObserving(_:)``, and observing or stopping the same pair on other threads at
+    /// the same time begins or ends one relationship, announced once. Other subscribers are
+    /// recorded in both ledgers.
     ///
     /// - Parameter observer: The observer to subscribe.
     /// - Returns: `observer`; or `nil` if it was subscribed already, or if the observable is gone
     ///   (a ``Weak`` whose origin died, whose messenger is a new one at every read).
     /// - Complexity: O(1) on average.
-    /// - Precondition: The type does not implement `subscriptionLedger` itself: observing,
-    ///   `observers` and `amISubscribed(_:)` read the messenger's ledger, and would miss what a
-    ///   ledger of its own records.
+    /// - Precondition: The type does not implement `subscriptionLedger` itself: `observers` and
+    ///   `amISubscribed(_:)` read the messenger's ledger, and would miss what a ledger of its own
+    ///   records.
     @discardableResult
     public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
         let ledger = subscriptionLedger
@@ -170,10 +180,9 @@ extension ObservableSource {
                 "\(Self.self) implements subscriptionLedger: an ObservableSource's relationships are its messenger's, so remove that property"
             )
         }
-        if let messagingObserver = observer as? any Observer,
-            messagingObserver.receiver._isObserving(ObjectIdentifier(messenger))
-        {
-            return nil
+        if let messagingObserver = observer as? any Observer {
+            // Decided in the observer's receiver, where observing decides too.
+            return messagingObserver._subscribeWithoutMessages(to: self, messenger: ownMessenger) ? observer : nil
         }
         guard SubscriptionLedger.recordSubscription(of: observer, to: self) else { return nil }
         self.observer(observer, didSubscribe: true)

@@ -132,11 +132,14 @@ extension Observer {
 
     /// Whether this observer has an active observation of `observable`.
     ///
+    /// A subscription by ``GeneralObservable/subscribe(_:)`` without messages is not an
+    /// observation: ``amISubscribed(_:)`` counts it, this does not.
+    ///
     /// - Parameter observable: The observable to ask about.
     /// - Returns: `true` while at least one observation of it is active.
     /// - Complexity: O(*k*) for its *k* observations of `observable`.
     public func isObserving(_ observable: some ObservableSource) -> Bool {
-        receiver._isObserving(ObjectIdentifier(observable.messenger))
+        receiver._isObserving(ObjectIdentifier(observable.messenger), countingSubscriptions: false)
     }
 
     /// Ends every observation of `observable` by this observer.
@@ -219,10 +222,7 @@ extension Observer {
         let messenger = observable.messenger
         let observation = _Observation._make(
             observer: self, core: messenger._core, target: target, handler: handler, isToken: false)
-        _record(
-            observation, of: observable, messenger: messenger,
-            mayBeRecorded: messenger._core.existingLedger != nil
-        ) { messenger._core.insert(observation) }
+        _record(observation, of: observable, messenger: messenger) { messenger._core.insert(observation) }
     }
 
     /// Starts an observation with `handler` and, if given, the replay of a cache's latest message
@@ -244,24 +244,30 @@ extension Observer {
     }
 
     /// Records `observation` in the receiver, with the relationship if it is the first of this
-    /// pair, and inserts it with `insert`.
-    ///
-    /// - Parameter mayBeRecorded: Whether the messenger has a ledger; see
-    ///   ``_stopObserving(_:mayBeRecorded:)``. Without one, the pair cannot have been subscribed
-    ///   by `subscribe(_:)` already, and the observer's ledger is not asked.
+    /// pair (a pair subscribed by `subscribe(_:)` is subscribed already), and inserts it with
+    /// `insert`.
     @usableFromInline
     func _record<Source: ObservableSource>(
         _ observation: _Observation<Source.Message>,
         of observable: Source,
         messenger: Messenger<Source.Message>,
-        mayBeRecorded: Bool = true,
         insert: () -> Void
     ) {
-        // A pair already subscribed by `subscribe(_:)` is not subscribed again.
-        let isRecorded =
-            mayBeRecorded && (_ledgerIfMade.map { $0.containsSubscription(observable.uuid) } ?? false)
-        receiver._add(
-            observation, of: observable, messenger: messenger, by: self, alreadySubscribed: isRecorded, insert: insert)
+        receiver._add(observation, of: observable, messenger: messenger, by: self, insert: insert)
+    }
+
+    /// Subscribes this observer to `source` without messages, unless it observes it or was
+    /// subscribed already: a ``_SilentObservation``, decided in the receiver like an observation.
+    ///
+    /// - Returns: Whether the relationship began.
+    func _subscribeWithoutMessages<Source: ObservableSource>(
+        to source: Source,
+        messenger: Messenger<Source.Message>
+    ) -> Bool {
+        let observation = _SilentObservation(observer: self, core: messenger._core)
+        return receiver._add(observation, of: source, messenger: messenger, by: self, onlyIfNew: true) {
+            messenger._core.insert(observation)
+        }
     }
 }
 

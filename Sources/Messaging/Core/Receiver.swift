@@ -13,9 +13,11 @@ import GeneralObserver
 /// between objects only if they should start and stop observing together.
 ///
 /// A receiver is also where an observer's relationships live: which observables it observes is
-/// read from its observations, not kept in a second table beside them. Its
-/// ``GeneralTrackingSubscriber/subscriptionLedger`` is made only when asked for (for the
-/// observer's ``GeneralSubscriber/uuid``, or for a plain `subscribe(_:)` without messages).
+/// read from its observations, not kept in a second table beside them (a `subscribe(_:)` without
+/// messages is an observation that receives nothing). Its
+/// ``GeneralTrackingSubscriber/subscriptionLedger`` is made only when asked for: for the
+/// observer's ``GeneralSubscriber/uuid``, or for a relationship with an observable that is not an
+/// ``ObservableSource``.
 public final class Receiver: @unchecked Sendable {  // every `var` below is guarded by `_lock`
     // The lock makes every access to the `var`s exclusive, so their run-time exclusivity checks
     // (several per `observe`) are left out.
@@ -74,26 +76,36 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
 
     // MARK: Observations
 
-    /// Adds `observation` of `messenger`; the first active one of the pair subscribes `observer` to
-    /// `source`, with callbacks after unlocking, unless `subscribe(_:)` had already subscribed it.
+    /// Adds `observation` of `messenger`; the first active one of the pair begins the relationship
+    /// of `observer` with `source`, with callbacks after unlocking.
     ///
-    /// - Parameter insert: Inserts the observation into the messenger's table, after the receiver
-    ///   has recorded it and outside its lock: code specialized for the message type, made by the
-    ///   caller.
+    /// Whether the relationship begins is decided here, under the receiver's lock, and nowhere
+    /// else: observing and `subscribe(_:)` (a ``_SilentObservation``) both come here, so two
+    /// threads that begin one pair's relationship at once announce it once.
+    ///
+    /// - Parameters:
+    ///   - onlyIfNew: Adds nothing (and returns `false`) if the pair's relationship exists already:
+    ///     `subscribe(_:)` of a pair that is subscribed.
+    ///   - insert: Inserts the observation into the messenger's table, after the receiver has
+    ///     recorded it and outside its lock: code specialized for the message type, made by the
+    ///     caller.
+    /// - Returns: Whether the observation was added.
     /// - Complexity: O(1) amortized.
+    @discardableResult
     func _add<Source: ObservableSource>(
         _ observation: _Observation<Source.Message>,
         of source: Source,
         messenger: Messenger<Source.Message>,
         by observer: some Observer,
-        alreadySubscribed: Bool,
+        onlyIfNew: Bool = false,
         insert: () -> Void
-    ) {
+    ) -> Bool {
         let key = ObjectIdentifier(messenger)
-        let (decision, released) = _lock.withLock { () -> (_ChangeDecision, [_ObservedSource]) in
+        let (added, decision, released) = _lock.withLock { () -> (Bool, _ChangeDecision, [_ObservedSource]) in
             var released: [_ObservedSource] = []
-            let isFirst = _update(key) { entry in
+            let isFirst = _update(key) { entry -> Bool? in
                 if entry?.containsActive == true {
+                    if onlyIfNew { return nil }
                     entry!.append(observation)
                     return false
                 }
@@ -104,18 +116,20 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
                 _nextOrder += 1
                 return true
             }
+            guard let isFirst else { return (false, .nothing, released) }
             if isFirst, _more.count >= _sweepThreshold {
                 released += _sweepEndedEntries()
             }
             let decision =
-                isFirst && !alreadySubscribed
+                isFirst
                 ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: true))
                 : .nothing
-            return (decision, released)
+            return (true, decision, released)
         }
-        insert()
+        if added { insert() }
         _ = consume released  // released here, outside the lock
         _run(decision)
+        return added
     }
 
     /// Ends every observation of the messenger `key`, and with `eraseRecord` the pair's record in
@@ -198,10 +212,11 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         _ = forgotten  // released here, outside the lock
     }
 
-    /// Whether an observation of the messenger `key` is active.
+    /// Whether an observation of the messenger `key` is active; with `countingSubscriptions`, a
+    /// relationship made by `subscribe(_:)` (a ``_SilentObservation``) counts too.
     ///
     /// - Complexity: O(*k*) for *k* observations of that messenger.
-    func _isObserving(_ key: ObjectIdentifier) -> Bool {
+    func _isObserving(_ key: ObjectIdentifier, countingSubscriptions: Bool = true) -> Bool {
         // Only the observations are taken out (a copy of the whole entry would copy its weak
         // references too), and their flags are read after unlocking.
         let (first, more) = _lock.withLock { () -> (_ObservationRecord?, [_ObservationRecord]?) in
@@ -209,7 +224,10 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
             return (_more[key]?.first, _more[key]?.more)
         }
         guard let first else { return false }
-        return first._isActive || more?.contains { $0._isActive } == true
+        func counts(_ observation: _ObservationRecord) -> Bool {
+            (countingSubscriptions || !observation._isSilent) && observation._isActive
+        }
+        return counts(first) || more?.contains(where: counts) == true
     }
 
     /// The observables this receiver observes and that are alive, each once.

@@ -58,6 +58,9 @@ class _ObservationRecord {
     /// Whether an ``ObservationToken`` owns it (and no observer). Beside the flag, where it costs
     /// no padding.
     @usableFromInline final let _isToken: Bool
+    /// Whether it stands for a relationship made by `subscribe(_:)` without messages
+    /// (``_SilentObservation``): it counts as a relationship, not as observing.
+    @usableFromInline final let _isSilent: Bool
     /// The observer (an ``Observer``), for listing a messenger's observers, or the object told
     /// when a forwarding observation's messenger dies; `nil` for a token. Weak: the observer owns
     /// the observation through its receiver, not the other way round. One word rather than an
@@ -67,8 +70,9 @@ class _ObservationRecord {
     @usableFromInline final let _target: _ActorQueue?
 
     @inlinable
-    init(observer: AnyObject?, target: _ActorQueue?, isToken: Bool) {
+    init(observer: AnyObject?, target: _ActorQueue?, isToken: Bool, isSilent: Bool = false) {
         _isToken = isToken
+        _isSilent = isSilent
         _observerObject = observer
         _target = target
     }
@@ -121,9 +125,15 @@ class _Observation<Message>: _ObservationRecord {
     @usableFromInline final let _core: _MessengerCore<Message>
 
     @inlinable
-    init(observer: AnyObject?, target: _ActorQueue?, core: _MessengerCore<Message>, isToken: Bool) {
+    init(
+        observer: AnyObject?,
+        target: _ActorQueue?,
+        core: _MessengerCore<Message>,
+        isToken: Bool,
+        isSilent: Bool = false
+    ) {
         _core = core
-        super.init(observer: observer, target: target, isToken: isToken)
+        super.init(observer: observer, target: target, isToken: isToken, isSilent: isSilent)
     }
 
     /// Makes the observation of `messenger` for `handler`, in the subclass for its form; not yet
@@ -336,4 +346,19 @@ final class _ForwardObservation<Message>: _Observation<Message> {
     override func _call(_ message: Message, _ author: AnyObject, _ isolation: (any Actor)?) {
         _forward(message, author, isolation)
     }
+}
+
+/// An observation with no handler: an ``Observer``'s relationship made by `subscribe(_:)` without
+/// messages.
+///
+/// It sits in the messenger's table and the observer's receiver like any observation, so that one
+/// place, the receiver, decides under one lock whether a relationship begins or ends, however it
+/// was made; and the messenger lists its observer like any other. A delivery calls it and nothing
+/// happens.
+final class _SilentObservation<Message>: _Observation<Message> {
+    init(observer: AnyObject, core: _MessengerCore<Message>) {
+        super.init(observer: observer, target: nil, core: core, isToken: false, isSilent: true)
+    }
+
+    override func _call(_ message: Message, _ author: AnyObject, _ isolation: (any Actor)?) {}
 }

@@ -1,0 +1,138 @@
+import Messaging
+import Testing
+
+/// Relationship changes of one pair made from several threads at once: every way of beginning and
+/// ending it, racing. Each relationship must be announced once when it begins and once when it
+/// ends, in that order, and what both sides answer afterwards must agree with what they were told.
+@Suite("Relationship races: one pair, changed from several threads at once")
+struct RelationshipRaceTests {
+    /// An observer that records its relationship callbacks, `true` for a beginning.
+    final class RecordingDog: Observer, Sendable {
+        let receiver = Receiver()
+        let events = Locked([Bool]())
+
+        func subscribedTo(_ observable: any GeneralObservable) { events.withLock { $0.append(true) } }
+        func unsubscribedFrom(_ observable: any GeneralObservable) { events.withLock { $0.append(false) } }
+    }
+
+    /// An observable that records its relationship callbacks, `true` for a beginning.
+    final class RecordingSky: ObservableSource, Sendable {
+        let messenger = Messenger<Int>()
+        let events = Locked([Bool]())
+
+        func observer(_ observer: any GeneralSubscriber, didSubscribe: Bool) {
+            events.withLock { $0.append(didSubscribe) }
+        }
+    }
+
+    /// Whether `events` alternates, beginning first.
+    static func alternates(_ events: [Bool]) -> Bool {
+        events.enumerated().allSatisfy { index, isBeginning in isBeginning == index.isMultiple(of: 2) }
+    }
+
+    @Test("racing observe and subscribe(_:) of one pair announces the relationship once")
+    func racingObserveAndSubscribe() {
+        // Both used to find no relationship and announce one: observe read the ledger before
+        // deciding, and subscribe(_:) checked the receiver before recording.
+        for _ in 0..<1_000 {
+            let sky = RecordingSky()
+            let dog = RecordingDog()
+            let finished = runOnThreads(2) { thread in
+                if thread == 0 {
+                    dog.observe(sky) { _ in }
+                } else {
+                    _ = sky.subscribe(dog)
+                }
+            }
+            #expect(finished)
+            #expect(dog.events.value == [true] && sky.events.value == [true])
+            #expect(sky.amISubscribed(dog) && dog.amISubscribed(sky))
+            // One relationship, ended once.
+            #expect(sky.unsubscribe(dog) === dog)
+            #expect(sky.unsubscribe(dog) == nil)
+            #expect(dog.events.value == [true, false] && sky.events.value == [true, false])
+            #expect(!sky.amISubscribed(dog) && !dog.amISubscribed(sky))
+            if dog.events.value != [true, false] { break }
+        }
+    }
+
+    @Test("racing ends of a pair that is both observed and subscribed announce one end")
+    func racingEndsOfOnePair() {
+        for round in 0..<1_000 {
+            let sky = RecordingSky()
+            let dog = RecordingDog()
+            #expect(sky.subscribe(dog) === dog)
+            dog.observe(sky) { _ in }
+            let finished = runOnThreads(2) { thread in
+                switch (thread + round) % 4 {
+                case 0: dog.stopObserving(sky)
+                case 1: sky.unsubscribe(dog)
+                case 2: dog.stopObserving()
+                default: sky.stopBeingObserved()
+                }
+            }
+            #expect(finished)
+            #expect(dog.events.value == [true, false] && sky.events.value == [true, false])
+            #expect(!sky.amISubscribed(dog) && !dog.amISubscribed(sky))
+            #expect(sky.messenger.observationCount == 0)
+            if dog.events.value != [true, false] { break }
+        }
+    }
+
+    @Test(
+        "every way of beginning and ending one pair, from 4 threads: callbacks alternate and agree with the answers",
+        arguments: [1, 2, 3]
+    )
+    func everyChangeOfOnePairRacing(seed: UInt64) {
+        for round in 0..<40 {
+            let sky = RecordingSky()
+            let dog = RecordingDog()
+            let finished = runOnThreads(4) { thread in
+                var random = SeededGenerator(seed: seed &* 1_000 &+ UInt64(round * 4 + thread))
+                for _ in 0..<100 {
+                    switch Int.random(in: 0..<9, using: &random) {
+                    case 0, 1: dog.observe(sky) { _ in }
+                    case 2: _ = sky.subscribe(dog)
+                    case 3: dog.stopObserving(sky)
+                    case 4: _ = sky.unsubscribe(dog)
+                    case 5: dog.stopObserving()
+                    case 6: sky.stopBeingObserved()
+                    case 7: _ = dog.unsubscribeAll()
+                    default: _ = sky.unsubscribeAll()
+                    }
+                }
+            }
+            #expect(finished)
+            let dogEvents = dog.events.value
+            let skyEvents = sky.events.value
+            #expect(Self.alternates(dogEvents), "round \(round): \(dogEvents)")
+            #expect(skyEvents == dogEvents, "round \(round)")
+            // The last announcement is the state both sides answer.
+            let isSubscribed = dogEvents.last ?? false
+            #expect(sky.amISubscribed(dog) == isSubscribed && dog.amISubscribed(sky) == isSubscribed)
+            #expect(sky.observers.count == (isSubscribed ? 1 : 0))
+            #expect(dog.subscriptions.count == (isSubscribed ? 1 : 0))
+            // Nothing is left behind: the pair ends, and begins again, once each.
+            _ = sky.unsubscribe(dog)
+            #expect(!sky.amISubscribed(dog) && !dog.amISubscribed(sky))
+            #expect(sky.subscribe(dog) === dog)
+            #expect(sky.subscribe(dog) == nil)
+            let after = dog.events.value
+            #expect(Self.alternates(after) && after.last == true)
+            if !Self.alternates(dogEvents) || skyEvents != dogEvents { break }
+        }
+    }
+
+    @Test("an observer subscribed to messengers that die in turn can subscribe to each new one")
+    func subscribingToMessengersThatDieInTurn() {
+        let dog = RecordingDog()
+        for _ in 0..<200 {
+            // Messengers made and freed in turn often reuse an address: nothing of a dead one may
+            // make the next subscribe(_:) at that address answer "subscribed already".
+            let sky = RecordingSky()
+            #expect(sky.subscribe(dog) === dog)
+            #expect(dog.amISubscribed(sky) && dog.subscriptions.count == 1)
+        }
+        #expect(dog.events.value == Array(repeating: true, count: 200))
+    }
+}
