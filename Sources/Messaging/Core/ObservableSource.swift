@@ -57,15 +57,13 @@ extension ObservableSource {
     /// - Returns: `true` while an observation by it is active or the subscription is recorded.
     /// - Complexity: O(*k*) for the *k* observations by `observer` of this observable.
     public func amISubscribed(_ observer: any GeneralSubscriber) -> Bool {
-        let messagingObserver = observer as? any Observer
-        if let messagingObserver, messagingObserver.receiver._isObserving(ObjectIdentifier(messenger)) {
-            return true
-        }
-        guard let ledger = messenger._core.existingLedger else { return false }
-        if let messagingObserver {
+        if let messagingObserver = observer as? any Observer {
+            if messagingObserver.receiver._isObserving(ObjectIdentifier(messenger)) { return true }
             // A record made by code of its own; a question makes no ledger.
+            guard let ledger = messenger._core.existingLedger else { return false }
             return messagingObserver._ledgerIfMade?.containsSubscription(ledger.uuid) ?? false
         }
+        guard let ledger = messenger._core.existingLedger else { return false }
         if let tracker = observer as? any GeneralTrackingSubscriber {
             return tracker.subscriptionLedger.containsSubscription(ledger.uuid)
         }

@@ -224,10 +224,10 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
             return (_more[key]?.first, _more[key]?.more)
         }
         guard let first else { return false }
-        func counts(_ observation: _ObservationRecord) -> Bool {
-            (countingSubscriptions || !observation._isSilent) && observation._isActive
+        if countingSubscriptions {
+            return first._isActive || more?.contains { $0._isActive } == true
         }
-        return counts(first) || more?.contains(where: counts) == true
+        return (!first._isSilent && first._isActive) || more?.contains { !$0._isSilent && $0._isActive } == true
     }
 
     /// The observables this receiver observes and that are alive, each once.

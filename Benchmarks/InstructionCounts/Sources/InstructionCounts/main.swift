@@ -162,13 +162,18 @@ func run(_ scenario: String, _ count: Int) {
             token.stopObserving()
         }
     case "observe-existing":
-        // Observers made before the measurement; each observes one messenger once.
+        // Observers made before the measurement; each observes one messenger once. The observers
+        // go first, then the messenger: in the other order the messenger's `deinit` ends every
+        // observation instead, and which one the optimizer picks must not move the figure.
         let messenger = Messenger<Int>()
-        let observers = (0..<count).map { _ in FreeObserver() }
-        for observer in observers {
-            observer.observe(messenger) { consume($0) }
+        do {
+            let observers = (0..<count).map { _ in FreeObserver() }
+            for observer in observers {
+                observer.observe(messenger) { consume($0) }
+            }
+            withExtendedLifetime(observers) {}
         }
-        withExtendedLifetime(observers) {}
+        withExtendedLifetime(messenger) {}
     case "observe-and-stop":
         // One observer observes a messenger and stops observing it, again and again.
         let messenger = Messenger<Int>()
