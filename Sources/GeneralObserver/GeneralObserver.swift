@@ -83,7 +83,10 @@ public protocol GeneralObservable: AnyObject, _GeneralObserverSendableMetatype {
     /// If the observer is a ``GeneralTrackingSubscriber``, its ``GeneralTrackingSubscriber/subscriptions``
     /// are updated in the same atomic step. After the change, outside any lock, this observable's
     /// ``observer(_:didSubscribe:)`` and then the observer's ``GeneralSubscriber/subscribedTo(_:)``
-    /// are called, once each: the observable hears of it first, as in RVS_GeneralObserver.
+    /// are called, once each: the observable hears of it first, as in RVS_GeneralObserver. If this
+    /// observable's callbacks are running (this call is made from one of them, or on another
+    /// thread), they are called after those, possibly after this call returns; see
+    /// ``observer(_:didSubscribe:)``.
     ///
     /// An object that is both observable and observer may subscribe to itself; it is then treated
     /// like any other pair (and, since class observers are held weakly, it does not leak).
@@ -136,8 +139,11 @@ public protocol GeneralObservable: AnyObject, _GeneralObserverSendableMetatype {
     /// Called after an observer subscribed (`didSubscribe == true`) or unsubscribed (`false`).
     ///
     /// Optional: the default does nothing. It is called exactly once per change, after the change,
-    /// never while a lock is held, on the thread that made the change, and before the observer's
-    /// ``GeneralSubscriber/subscribedTo(_:)`` or ``GeneralSubscriber/unsubscribedFrom(_:)``.
+    /// never while a lock is held, and before the observer's ``GeneralSubscriber/subscribedTo(_:)``
+    /// or ``GeneralSubscriber/unsubscribedFrom(_:)``. The callbacks of one observable never nest
+    /// and come in the order of its changes: usually on the thread that made the change, but a
+    /// change made while a thread is running this observable's callbacks (from inside one of them,
+    /// or from another thread) has its callbacks run after them, on that thread.
     ///
     /// - Parameters:
     ///   - observer: The observer that subscribed or unsubscribed.
@@ -246,10 +252,7 @@ extension GeneralObservable {
     /// - Complexity: O(1) on average.
     @discardableResult
     public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
-        guard SubscriptionLedger.recordSubscription(of: observer, to: self) else { return nil }
-        self.observer(observer, didSubscribe: true)
-        observer.subscribedTo(self)
-        return observer
+        SubscriptionLedger.subscribe(observer, to: self) ? observer : nil
     }
 
     /// Unsubscribes an observer; see ``GeneralObservable/unsubscribe(_:)``.
@@ -259,10 +262,7 @@ extension GeneralObservable {
     /// - Complexity: O(1) on average.
     @discardableResult
     public func unsubscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
-        guard SubscriptionLedger.eraseSubscription(of: observer, from: self) else { return nil }
-        self.observer(observer, didSubscribe: false)
-        observer.unsubscribedFrom(self)
-        return observer
+        SubscriptionLedger.unsubscribe(observer, from: self) ? observer : nil
     }
 
     /// Unsubscribes every current observer; see ``GeneralObservable/unsubscribeAll()``.
@@ -409,6 +409,11 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
     private var _observerSweepThreshold = 16
     /// How many entries are plain class observers, the only ones that can die without telling.
     private var _observersToSweep = 0
+    /// Whether a thread is running this observable's callbacks (see ``_Turn``).
+    private var _isAnnouncing = false
+    /// Callbacks of changes made while a thread was running this observable's callbacks, in the
+    /// order of the changes.
+    private var _announcements: [_Announcement] = []
 
     /// Creates an empty ledger.
     ///
@@ -478,14 +483,17 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
         return try body()
     }
 
+    /// Records the subscription in both ledgers and, with `announces`, decides under the same lock
+    /// who runs its callbacks (see ``_Turn``).
     private static func _link<Subscriber: GeneralSubscriber>(
         observable: any GeneralObservable,
         observableKey: UUID,
         ledger: SubscriptionLedger,
         observer: Subscriber,
         observerKey: UUID,
-        trackerLedger: SubscriptionLedger?
-    ) -> Bool {
+        trackerLedger: SubscriptionLedger?,
+        announces: Bool
+    ) -> _Turn {
         let slot: _ObserverSlot
         if Subscriber.self is AnyObject.Type {
             slot = _ObserverSlot(
@@ -505,8 +513,8 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
             )
         }
         // The sweep hands back the live objects it looked at; they are released after unlocking.
-        let (linked, looked) = _locked(ledger, trackerLedger) { () -> (Bool, [AnyObject]) in
-            guard ledger._observers.insert(observerKey, slot) else { return (false, []) }
+        let (turn, looked) = _locked(ledger, trackerLedger) { () -> (_Turn, [AnyObject]) in
+            guard ledger._observers.insert(observerKey, slot) else { return (.unchanged, []) }
             if slot.needsSweeping { ledger._observersToSweep += 1 }
             if let trackerLedger {
                 trackerLedger._subscriptions.insert(
@@ -514,33 +522,150 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
                     _SubscriptionSlot(observable: observable, ledger: ledger, keyInOther: observerKey)
                 )
             }
-            return (true, ledger._sweepDeadObserversIfDue())
+            let turn =
+                announces
+                ? ledger._takeTurn { _Announcement(observable: observable, observer: observer, didSubscribe: true) }
+                : .silent
+            return (turn, ledger._sweepDeadObserversIfDue())
         }
         withExtendedLifetime(looked) {}
-        return linked
+        return turn
     }
 
+    /// Erases the subscription from both ledgers and, with `announcing`, decides under the same
+    /// lock who runs its callbacks (see ``_Turn``).
     private static func _unlink(
         observableKey: UUID,
         ledger: SubscriptionLedger,
         observerKey: UUID,
-        trackerLedger: SubscriptionLedger?
-    ) -> Bool {
+        trackerLedger: SubscriptionLedger?,
+        announcing announcement: (() -> _Announcement)?
+    ) -> _Turn {
         // The removed observer (a copy, for a value-type observer) is released after unlocking.
-        let removed = _locked(ledger, trackerLedger) { () -> _ObserverSlot? in
-            guard let removed = ledger._observers.remove(observerKey) else { return nil }
+        let (turn, removed) = _locked(ledger, trackerLedger) { () -> (_Turn, _ObserverSlot?) in
+            guard let removed = ledger._observers.remove(observerKey) else { return (.unchanged, nil) }
             if removed.needsSweeping { ledger._observersToSweep -= 1 }
             _ = trackerLedger?._subscriptions.remove(observableKey)
-            return removed
+            return (announcement.map { ledger._takeTurn($0) } ?? .silent, removed)
         }
-        return removed != nil
+        _ = consume removed
+        return turn
+    }
+
+    /// Under the lock: runs the callbacks of a change now if no thread is running this
+    /// observable's callbacks (the caller then runs them, and those queued meanwhile), or queues
+    /// them behind the running ones.
+    private func _takeTurn(_ announcement: () -> _Announcement) -> _Turn {
+        if _isAnnouncing {
+            _announcements.append(announcement())
+            return .queued
+        }
+        _isAnnouncing = true
+        return .announceNow
+    }
+
+    /// Runs the callbacks queued while the caller ran its own, until none are left; then no
+    /// thread is running this observable's callbacks. Call only after ``_takeTurn(_:)`` answered
+    /// ``_Turn/announceNow`` and those callbacks ran.
+    private func _announceQueued() {
+        while true {
+            // Taken out under the lock, run and released after unlocking.
+            let batch = _locked { () -> [_Announcement] in
+                var taken: [_Announcement] = []
+                swap(&taken, &_announcements)
+                if taken.isEmpty { _isAnnouncing = false }
+                return taken
+            }
+            if batch.isEmpty { return }
+            for announcement in batch { announcement.run() }
+        }
+    }
+
+    /// Records that `observer` is subscribed to `observable` on both ledgers, then calls
+    /// `observable`'s ``GeneralObservable/observer(_:didSubscribe:)`` and the observer's
+    /// ``GeneralSubscriber/subscribedTo(_:)``, outside every lock.
+    ///
+    /// This is what ``GeneralObservable/subscribe(_:)`` does by default. Use it when you implement
+    /// `subscribe(_:)` yourself and want the default bookkeeping and callbacks.
+    ///
+    /// The callbacks of one observable never nest and come in the order of the changes: if this
+    /// thread is already running that observable's callbacks (the call is made from one of them),
+    /// or another thread is, these are queued and run after them, on the thread running them,
+    /// possibly after this call has returned.
+    ///
+    /// - Parameters:
+    ///   - observer: The observer; a ``GeneralTrackingSubscriber`` has its own ledger updated too.
+    ///   - observable: The observable, whose ``GeneralObservable/subscriptionLedger`` is updated.
+    /// - Returns: `true` if the subscription is new; `false` if it already existed, and then
+    ///   nothing is called.
+    /// - Complexity: O(1) on average, besides the callbacks.
+    public static func subscribe<Subscriber: GeneralSubscriber>(
+        _ observer: Subscriber,
+        to observable: some GeneralObservable
+    ) -> Bool {
+        let ledger = observable.subscriptionLedger
+        let turn = _link(
+            observable: observable,
+            observableKey: observable.uuid,
+            ledger: ledger,
+            observer: observer,
+            observerKey: observer.uuid,
+            trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger,
+            announces: true
+        )
+        switch turn {
+        case .unchanged: return false
+        case .queued, .silent: return true
+        case .announceNow:
+            observable.observer(observer, didSubscribe: true)
+            observer.subscribedTo(observable)
+            ledger._announceQueued()
+            return true
+        }
+    }
+
+    /// Erases the record that `observer` is subscribed to `observable` on both ledgers, then calls
+    /// `observable`'s ``GeneralObservable/observer(_:didSubscribe:)`` and the observer's
+    /// ``GeneralSubscriber/unsubscribedFrom(_:)``, outside every lock.
+    ///
+    /// This is what ``GeneralObservable/unsubscribe(_:)`` does by default; the callbacks are
+    /// ordered as for ``subscribe(_:to:)``.
+    ///
+    /// - Parameters:
+    ///   - observer: The observer; a ``GeneralTrackingSubscriber`` has its own ledger updated too.
+    ///   - observable: The observable, whose ``GeneralObservable/subscriptionLedger`` is updated.
+    /// - Returns: `true` if there was a subscription to erase; `false` otherwise, and then nothing
+    ///   is called.
+    /// - Complexity: O(1) on average, besides the callbacks.
+    public static func unsubscribe<Subscriber: GeneralSubscriber>(
+        _ observer: Subscriber,
+        from observable: some GeneralObservable
+    ) -> Bool {
+        let ledger = observable.subscriptionLedger
+        let turn = _unlink(
+            observableKey: observable.uuid,
+            ledger: ledger,
+            observerKey: observer.uuid,
+            trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger,
+            announcing: { _Announcement(observable: observable, observer: observer, didSubscribe: false) }
+        )
+        switch turn {
+        case .unchanged: return false
+        case .queued, .silent: return true
+        case .announceNow:
+            observable.observer(observer, didSubscribe: false)
+            observer.unsubscribedFrom(observable)
+            ledger._announceQueued()
+            return true
+        }
     }
 
     /// Records that `observer` is subscribed to `observable`, on both ledgers, without calling back.
     ///
     /// This is the step that ``GeneralObservable/subscribe(_:)`` performs before its callbacks. Use
     /// it when you implement `subscribe(_:)` yourself and want the default bookkeeping; then call
-    /// the callbacks yourself, outside any lock of yours.
+    /// the callbacks yourself, outside any lock of yours. ``subscribe(_:to:)`` does both, and
+    /// orders the callbacks of concurrent and nested changes.
     ///
     /// - Parameters:
     ///   - observer: The observer; a ``GeneralTrackingSubscriber`` has its own ledger updated too.
@@ -557,8 +682,9 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
             ledger: observable.subscriptionLedger,
             observer: observer,
             observerKey: observer.uuid,
-            trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger
-        )
+            trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger,
+            announces: false
+        ) != .unchanged
     }
 
     /// Erases the record that `observer` is subscribed to `observable`, on both ledgers, without
@@ -579,8 +705,9 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
             observableKey: observable.uuid,
             ledger: observable.subscriptionLedger,
             observerKey: observer.uuid,
-            trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger
-        )
+            trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger,
+            announcing: nil
+        ) != .unchanged
     }
 
     /// The observers recorded here that are still alive, in the order they subscribed.
@@ -665,6 +792,37 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
             return false
         }
         return looked
+    }
+}
+
+/// What a change of one relationship leaves for after unlocking, decided under the observable's
+/// ledger lock.
+private enum _Turn {
+    /// Nothing changed: the subscription existed already, or did not exist.
+    case unchanged
+    /// Changed, with no callbacks to run (`recordSubscription`, `eraseSubscription`).
+    case silent
+    /// Changed; another thread, or an outer call on this one, runs the callbacks after those
+    /// before them.
+    case queued
+    /// Changed; this call runs the callbacks, then those queued meanwhile.
+    case announceNow
+}
+
+/// The callbacks of one change, queued behind the ones being run: the observable's, then the
+/// observer's, as RVS_GeneralObserver promises.
+private struct _Announcement {
+    let observable: any GeneralObservable
+    let observer: any GeneralSubscriber
+    let didSubscribe: Bool
+
+    func run() {
+        observable.observer(observer, didSubscribe: didSubscribe)
+        if didSubscribe {
+            observer.subscribedTo(observable)
+        } else {
+            observer.unsubscribedFrom(observable)
+        }
     }
 }
 

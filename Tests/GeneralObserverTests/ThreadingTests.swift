@@ -282,6 +282,53 @@ struct ThreadingTests {
         #expect(balanceErrors == [])
     }
 
+    @Test func callbacksOfOnePairComeInTheOrderOfItsChanges() {
+        // Subscribing and unsubscribing one pair from several threads: each thread's change is
+        // made under the ledgers' locks, and its callbacks after unlocking. They used to run on the
+        // thread that made the change, so a subscription's callbacks could come after those of the
+        // unsubscription that followed it, and the observer's last callback then said
+        // "subscribed" of a pair that was not (in about one round in twenty).
+        for round in 0..<300 {
+            let log = EventLog()
+            let observable = TestObservable("o", log: log)
+            let tracker = TestTracker("t", log: log)
+            let value = ValueObserver("v", log: log)
+            let finished = onThreads(4) { thread in
+                let observer: any GeneralSubscriber = thread < 2 ? tracker : value
+                for _ in 0..<50 {
+                    if thread.isMultiple(of: 2) {
+                        _ = observable.subscribe(observer)
+                    } else {
+                        _ = observable.unsubscribe(observer)
+                    }
+                }
+            }
+            guard finished else { return }
+            for observer in [tracker as any GeneralSubscriber, value] {
+                let name = displayName(of: observer)
+                let heardByObservable = log.events.compactMap { event -> Bool? in
+                    switch event {
+                    case .didSubscribe(_, name): true
+                    case .didUnsubscribe(_, name): false
+                    default: nil
+                    }
+                }
+                let heardByObserver = log.events.compactMap { event -> Bool? in
+                    switch event {
+                    case .subscribedTo(name, _): true
+                    case .unsubscribedFrom(name, _): false
+                    default: nil
+                    }
+                }
+                let alternates = heardByObserver.enumerated().allSatisfy { $1 == $0.isMultiple(of: 2) }
+                #expect(alternates, "round \(round), \(name): \(heardByObserver)")
+                #expect(heardByObservable == heardByObserver)
+                #expect((heardByObserver.last ?? false) == observable.amISubscribed(observer))
+                if !alternates { return }
+            }
+        }
+    }
+
     @Test func concurrentUnsubscribeAllAndHubsKeepTheGraphConsistent() {
         let log = EventLog()
         let observables = (0..<3).map { TestObservable("o\($0)", log: log) }

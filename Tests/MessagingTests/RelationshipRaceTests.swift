@@ -123,6 +123,40 @@ struct RelationshipRaceTests {
         }
     }
 
+    /// A subscriber that is not an ``Observer``: its relationships live in the ledgers.
+    final class RecordingTracker: GeneralTrackingSubscriber, Sendable {
+        let subscriptionLedger = SubscriptionLedger()
+        let events = Locked([Bool]())
+
+        func subscribedTo(_ observable: any GeneralObservable) { events.withLock { $0.append(true) } }
+        func unsubscribedFrom(_ observable: any GeneralObservable) { events.withLock { $0.append(false) } }
+    }
+
+    @Test("a subscriber that is not an observer, subscribed and unsubscribed from 4 threads: callbacks alternate")
+    func plainSubscriberRacing() {
+        // The ledgers made each change atomically, but each thread ran its callbacks after
+        // unlocking, so a beginning could be announced after the end that followed it.
+        for round in 0..<200 {
+            let sky = RecordingSky()
+            let tracker = RecordingTracker()
+            let finished = runOnThreads(4) { thread in
+                for _ in 0..<50 {
+                    if thread.isMultiple(of: 2) {
+                        _ = sky.subscribe(tracker)
+                    } else {
+                        _ = sky.unsubscribe(tracker)
+                    }
+                }
+            }
+            #expect(finished)
+            let events = tracker.events.value
+            #expect(Self.alternates(events), "round \(round): \(events)")
+            #expect(sky.events.value == events)
+            #expect(sky.amISubscribed(tracker) == (events.last ?? false))
+            if !Self.alternates(events) { break }
+        }
+    }
+
     @Test("an observer subscribed to messengers that die in turn can subscribe to each new one")
     func subscribingToMessengersThatDieInTurn() {
         let dog = RecordingDog()

@@ -182,10 +182,7 @@ extension ObservableSource {
             // Decided in the observer's receiver, where observing decides too.
             return messagingObserver._subscribeWithoutMessages(to: self, messenger: ownMessenger) ? observer : nil
         }
-        guard SubscriptionLedger.recordSubscription(of: observer, to: self) else { return nil }
-        self.observer(observer, didSubscribe: true)
-        observer.subscribedTo(self)
-        return observer
+        return SubscriptionLedger.subscribe(observer, to: self) ? observer : nil
     }
 
     /// Unsubscribes an observer: for an ``Observer``, ends all its observations of this observable.
@@ -203,11 +200,7 @@ extension ObservableSource {
         if let messagingObserver = observer as? any Observer {
             return messagingObserver._stopObserving(self, mayBeRecorded: hasLedger) ? observer : nil
         }
-        guard hasLedger,
-            SubscriptionLedger.eraseSubscription(of: observer, from: self)
-        else { return nil }
-        self.observer(observer, didSubscribe: false)
-        observer.unsubscribedFrom(self)
+        guard hasLedger, SubscriptionLedger.unsubscribe(observer, from: self) else { return nil }
         return observer
     }
 }
