@@ -439,6 +439,62 @@ struct RelationshipTests {
         withExtendedLifetime(first) {}
     }
 
+    @Test("subscribe(_:) of an observer is a relationship, not an observation: nothing counted, started or kept")
+    func subscribingIsNotObserving() {
+        let log = EventLog()
+        let dog = Dog("dog", log: log)
+        weak var weakMapped: Mapped<Messenger<Int>, Int>?
+        weak var weakOrigin: Messenger<Int>?
+        let calls = Locked(0)
+        do {
+            let origin = Messenger<Int>()
+            let mapped = origin.map { value in
+                calls.withLock { $0 += 1 }
+                return value
+            }
+            weakMapped = mapped
+            weakOrigin = origin
+            #expect(mapped.subscribe(dog) === dog)
+            #expect(mapped.amISubscribed(dog) && dog.amISubscribed(mapped))
+            #expect(!dog.isObserving(mapped))
+            #expect(mapped.messenger.observationCount == 0)
+            // The transform does not observe its origin for a relationship alone.
+            #expect(origin.observationCount == 0)
+            origin.send(1)
+            #expect(calls.value == 0)
+            #expect(mapped.observers.count == 1 && dog.subscriptions.count == 1)
+            // Nor do the ledgers hold it: they record the subscribers that are not observers.
+            #expect(mapped.subscriptionLedger.liveObservers.isEmpty)
+            // Observing the pair then makes no second relationship; stopping ends the one.
+            dog.observe(mapped) { _ in }
+            #expect(origin.observationCount == 1)
+            origin.send(2)
+            #expect(calls.value == 1)
+            dog.stopObserving(mapped)
+            #expect(!mapped.amISubscribed(dog) && origin.observationCount == 0)
+            #expect(mapped.subscribe(dog) === dog)
+        }
+        // Subscribed, not observed: the transform and its origin are freed like any unobserved ones.
+        #expect(weakMapped == nil && weakOrigin == nil)
+        #expect(dog.subscriptions.isEmpty)
+    }
+
+    @Test("the end of a relationship is announced to the object it began with")
+    func endGoesToTheObjectTheRelationshipBeganWith() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        // Begun through the messenger, ended through the source: both callbacks name the messenger,
+        // whose `observer(_:didSubscribe:)` is the default, so the sky hears neither.
+        dog.observe(sky.messenger) { _ in }
+        sky.unsubscribe(dog)
+        #expect(log.take() == ["dog.subscribedTo(?) subscribed: true", "dog.unsubscribedFrom(?) subscribed: false"])
+        // Begun through the source, ended through the messenger: the sky hears both.
+        #expect(sky.subscribe(dog) === dog)
+        #expect(sky.messenger.unsubscribe(dog) === dog)
+        #expect(log.take() == Self.subscription("dog", to: "sky") + Self.unsubscription("dog", from: "sky"))
+    }
+
     /// An observable source that keeps a ledger of its own, as a plain `GeneralObservable` does:
     /// the relationships it would record there would be missed by observing and by `observers`.
     final class SkyWithItsOwnLedger: ObservableSource {
@@ -448,9 +504,18 @@ struct RelationshipTests {
 
     @Test("subscribe(_:) stops a source with a ledger of its own, and answers nil for a Weak whose origin died")
     func subscribeChecksTheMessengersLedger() async {
-        await #expect(processExitsWith: .failure) {
-            _ = SkyWithItsOwnLedger().subscribe(FreeObserver())
+        // A subscriber that is not an observer is recorded in the ledger that the type would miss.
+        struct Logger: GeneralSubscriber {
+            let uuid = UUID()
         }
+        await #expect(processExitsWith: .failure) {
+            _ = SkyWithItsOwnLedger().subscribe(Logger())
+        }
+        // An observer's subscription is kept with its observations and reads no ledger.
+        let ownLedger = SkyWithItsOwnLedger()
+        let watcher = FreeObserver()
+        #expect(ownLedger.subscribe(watcher) === watcher)
+        #expect(ownLedger.amISubscribed(watcher) && watcher.amISubscribed(ownLedger))
         // Its messenger's ledger is the one every observable source shares.
         let log = EventLog()
         let sky = Sky("sky", log: log)

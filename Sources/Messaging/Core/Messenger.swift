@@ -50,9 +50,9 @@ open class Messenger<Message>: ObservableSource {
 
     deinit {
         // Nobody can send or observe any more: end the observations without callbacks (the
-        // ledger's own deinit removes the relationships made by `subscribe(_:)`), and let their
-        // observers' receivers release them. This also breaks the cycle between the core and its
-        // observations.
+        // ledger's own deinit removes the relationships with subscribers that are not observers),
+        // and let their observers' receivers release them. This also breaks the cycle between the
+        // core and its observations.
         let table = _core.removeAll()
         table?.withUnsafeMutablePointers { count, slots in
             for index in 0..<count.pointee {
@@ -72,7 +72,10 @@ open class Messenger<Message>: ObservableSource {
     /// The messenger itself: a messenger is its own ``ObservableSource/messenger``.
     public final var messenger: Messenger<Message> { self }
 
-    /// The number of active observations.
+    /// The number of active observations, tokens included.
+    ///
+    /// A relationship made by ``GeneralObservable/subscribe(_:)`` without messages is not an
+    /// observation, and is not counted.
     ///
     /// - Complexity: O(1).
     public final var observationCount: Int { _core.observationCount }

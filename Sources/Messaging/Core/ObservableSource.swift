@@ -31,24 +31,21 @@ public protocol ObservableSource<Message>: GeneralObservable {
 extension ObservableSource {
     /// The messenger's ledger: an observable source shares the relationships of its messenger.
     ///
-    /// The ledger is made on first use. It records only relationships made by `subscribe(_:)`
-    /// without messages: those made by observing are read from the observations themselves.
+    /// The ledger is made on first use. It records only the relationships with subscribers that
+    /// are not an ``Observer``: those with observers, by observing or by `subscribe(_:)`, are read
+    /// from the observations themselves, and a record of one made here by hand
+    /// (`SubscriptionLedger.recordSubscription`) is not read.
     public var subscriptionLedger: SubscriptionLedger { messenger.subscriptionLedger }
 
-    /// The observers that observe this observable, then those subscribed by `subscribe(_:)`
-    /// alone; each once, only those alive. Tokens are not observers and are not listed.
+    /// The observers that observe this observable or were subscribed to it by `subscribe(_:)`, in
+    /// the order the relationships began, then the subscribers that are not observers; each once,
+    /// only those alive. Tokens are not observers and are not listed.
     ///
     /// - Complexity: O(*n*) for *n* observations and subscriptions.
     public var observers: [any GeneralSubscriber] {
-        var observers: [any GeneralSubscriber] = messenger._core.observers()
+        let observers: [any GeneralSubscriber] = messenger._core.observers()
         guard let ledger = messenger._core.existingLedger else { return observers }
-        let listed = Set(observers.map { ObjectIdentifier($0 as AnyObject) })
-        for observer in ledger.liveObservers {
-            // Only a class can observe; a value-type subscriber is always listed.
-            if type(of: observer) is AnyClass, listed.contains(ObjectIdentifier(observer as AnyObject)) { continue }
-            observers.append(observer)
-        }
-        return observers
+        return observers + ledger.liveObservers
     }
 
     /// Whether `observer` observes this observable, or was subscribed to it by `subscribe(_:)`.
@@ -58,10 +55,7 @@ extension ObservableSource {
     /// - Complexity: O(*k*) for the *k* observations by `observer` of this observable.
     public func amISubscribed(_ observer: any GeneralSubscriber) -> Bool {
         if let messagingObserver = observer as? any Observer {
-            if messagingObserver.receiver._isObserving(ObjectIdentifier(messenger)) { return true }
-            // A record made by code of its own; a question makes no ledger.
-            guard let ledger = messenger._core.existingLedger else { return false }
-            return messagingObserver._ledgerIfMade?.containsSubscription(ledger.uuid) ?? false
+            return messagingObserver.receiver._isObserving(ObjectIdentifier(messenger))
         }
         guard let ledger = messenger._core.existingLedger else { return false }
         if let tracker = observer as? any GeneralTrackingSubscriber {
@@ -151,12 +145,17 @@ extension ObservableSource {
     /// lock, this observable's ``GeneralObservable/observer(_:didSubscribe:)`` and the observer's
     /// ``GeneralSubscriber/subscribedTo(_:)`` are called.
     ///
-    /// For an ``Observer``, the record is an observation that receives nothing, kept where its
-    /// observations are: it counts in ``Messenger/observationCount`` (it keeps a standalone
-    /// transform observing its origin, as any observation does), not in
-    /// ``Observer/isObserving(_:)``, and observing or stopping the same pair on other threads at
-    /// the same time begins or ends one relationship, announced once. Other subscribers are
-    /// recorded in both ledgers.
+    /// For an ``Observer``, the record is an observation that receives nothing, kept with its
+    /// observations, so observing, subscribing and stopping one pair on several threads at once
+    /// begin or end one relationship, announced once. It is not an observation to the questions
+    /// about observing: ``Observer/isObserving(_:)`` and ``Messenger/observationCount`` do not
+    /// count it, and it does not start a standalone transform observing its origin. Nor is it in
+    /// any ``SubscriptionLedger``: the ledgers record the subscribers that are not observers.
+    ///
+    /// The callbacks of one observer's relationships never nest and come in the order of the
+    /// changes: if that observer's callbacks are running (this call is made from one of them, or
+    /// on another thread), its own run after them, possibly after this call returns. The same
+    /// holds for the callbacks of this observable's subscribers that are not observers.
     ///
     /// - Parameter observer: The observer to subscribe.
     /// - Returns: `observer`; or `nil` if it was subscribed already, or if the observable is gone
@@ -167,20 +166,21 @@ extension ObservableSource {
     ///   records.
     @discardableResult
     public func subscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
-        let ledger = subscriptionLedger
         let ownMessenger = messenger
-        if ledger !== ownMessenger.subscriptionLedger {
-            // Either the messenger changes from one read to the next (a `Weak` whose origin died,
-            // at any point of this call): nothing to subscribe to. Or the type keeps a ledger of
-            // its own.
+        if let messagingObserver = observer as? any Observer {
+            // Read twice: a `Weak` whose origin died makes a new messenger at every read, and
+            // there is nothing to subscribe to.
+            guard messenger === ownMessenger else { return nil }
+            // Decided in the observer's receiver, where observing decides too.
+            return messagingObserver._subscribeWithoutMessages(to: self, messenger: ownMessenger) ? observer : nil
+        }
+        if subscriptionLedger !== ownMessenger.subscriptionLedger {
+            // Either the messenger changes from one read to the next (a dead `Weak` again, at any
+            // point of this call), or the type keeps a ledger of its own.
             guard messenger === ownMessenger else { return nil }
             preconditionFailure(
                 "\(Self.self) implements subscriptionLedger: an ObservableSource's relationships are its messenger's, so remove that property"
             )
-        }
-        if let messagingObserver = observer as? any Observer {
-            // Decided in the observer's receiver, where observing decides too.
-            return messagingObserver._subscribeWithoutMessages(to: self, messenger: ownMessenger) ? observer : nil
         }
         return SubscriptionLedger.subscribe(observer, to: self) ? observer : nil
     }
@@ -196,11 +196,11 @@ extension ObservableSource {
     /// - Complexity: O(*k*) for the *k* observations that end.
     @discardableResult
     public func unsubscribe<Subscriber: GeneralSubscriber>(_ observer: Subscriber) -> Subscriber? {
-        let hasLedger = messenger._core.existingLedger != nil
         if let messagingObserver = observer as? any Observer {
-            return messagingObserver._stopObserving(self, mayBeRecorded: hasLedger) ? observer : nil
+            return messagingObserver._stopObserving(self) ? observer : nil
         }
-        guard hasLedger, SubscriptionLedger.unsubscribe(observer, from: self) else { return nil }
+        guard messenger._core.existingLedger != nil, SubscriptionLedger.unsubscribe(observer, from: self)
+        else { return nil }
         return observer
     }
 }

@@ -40,12 +40,15 @@ public protocol Observer: GeneralTrackingSubscriber {
 extension Observer {
     /// The receiver's ledger, made on first use.
     ///
-    /// It records only the relationships made by `subscribe(_:)` without messages: those made by
-    /// observing are read from the observations themselves (see ``subscriptions``).
+    /// It records only the relationships with observables that are not an ``ObservableSource``
+    /// (plain ``GeneralObservable``s): those with observable sources, by observing or by
+    /// `subscribe(_:)`, are read from the observations themselves (see ``subscriptions``), and a
+    /// record of one made here by hand (`SubscriptionLedger.recordSubscription`) is not read.
     public var subscriptionLedger: SubscriptionLedger { receiver._ledgerMakingIfNeeded }
 
-    /// The observables this observer observes, then those it was subscribed to by
-    /// `subscribe(_:)` alone; each once, only those alive.
+    /// The observables this observer observes or was subscribed to by `subscribe(_:)`, in the
+    /// order the relationships began, then the plain ``GeneralObservable``s it is subscribed to;
+    /// each once, only those alive.
     ///
     /// An observable whose messenger outlives it is listed by its messenger.
     ///
@@ -70,16 +73,16 @@ extension Observer {
     }
 
     func _amISubscribed(_ observable: any GeneralObservable) -> Bool {
-        if let source = observable as? any ObservableSource, receiver._isObserving(_messengerKey(of: source)) {
-            return true
+        if let source = observable as? any ObservableSource {
+            return receiver._isObserving(_messengerKey(of: source))
         }
         guard let ledger = _ledgerIfMade else { return false }
         return ledger.containsSubscription(observable.uuid)
     }
 
     /// This observer's ledger if it was made: the receiver's, or for an object that is also an
-    /// ``ObservableSource``, its messenger's (see its `subscriptionLedger`). Without one, no
-    /// relationship was ever recorded by `subscribe(_:)`.
+    /// ``ObservableSource``, its messenger's (see its `subscriptionLedger`). Without one, it was
+    /// never subscribed to a plain ``GeneralObservable``.
     var _ledgerIfMade: SubscriptionLedger? {
         if let source = self as? any ObservableSource { return _madeLedger(of: source) }
         return receiver._existingLedger
@@ -133,7 +136,7 @@ extension Observer {
     /// Whether this observer has an active observation of `observable`.
     ///
     /// A subscription by ``GeneralObservable/subscribe(_:)`` without messages is not an
-    /// observation: ``amISubscribed(_:)`` counts it, this does not.
+    /// observation: ``GeneralSubscriber/amISubscribed(_:)`` counts it, this does not.
     ///
     /// - Parameter observable: The observable to ask about.
     /// - Returns: `true` while at least one observation of it is active.
@@ -148,7 +151,7 @@ extension Observer {
     /// - Complexity: O(*k*) for the *k* observations that end.
     @inlinable
     public func stopObserving(_ observable: some ObservableSource) {
-        _stopObserving(observable, mayBeRecorded: observable.messenger._core.existingLedger != nil)
+        _stopObserving(observable)
     }
 
     /// Ends every observation this observer has.
@@ -175,34 +178,22 @@ extension Observer {
     @discardableResult
     func _stopObservingAll() -> [any GeneralObservable] {
         // Not `unsubscribeAll()`: on an object that is also observable, that means both sides.
-        let ledger = _ledgerIfMade
-        var ended = receiver._stopObservingAll(by: self) { announced in
-            // A pair that also has a record by `subscribe(_:)` loses it before the callbacks run.
-            guard ledger != nil else { return }
-            for source in announced { _ = SubscriptionLedger.eraseSubscription(of: self, from: source) }
-        }
-        guard let ledger else { return ended }
-        // Relationships made by `subscribe(_:)` alone end too.
+        var ended = receiver._stopObservingAll(by: self)
+        guard let ledger = _ledgerIfMade else { return ended }
+        // Subscriptions to plain observables end too.
         for source in ledger.liveSubscriptions where source.unsubscribe(self) != nil {
             ended.append(source)
         }
         return ended
     }
 
-    /// Ends every observation of `observable` and erases the relationship, with its callbacks.
+    /// Ends every observation of `observable` (a `subscribe(_:)` included), and the relationship,
+    /// with its callbacks.
     ///
-    /// - Parameter mayBeRecorded: Whether `observable`'s messenger has a ledger. A relationship
-    ///   made by `subscribe(_:)` is recorded in both sides' ledgers: without the observable's,
-    ///   there is no record to erase, and the observer's (a run-time cast, several hundred
-    ///   instructions) need not be asked. The caller reads it in code specialized for the message
-    ///   type, where it is cheap.
     /// - Returns: Whether there was anything to end.
     @usableFromInline @discardableResult
-    func _stopObserving(_ observable: some ObservableSource, mayBeRecorded: Bool) -> Bool {
-        receiver._stopObserving(observable, key: _messengerKey(of: observable), by: self) {
-            mayBeRecorded && _ledgerIfMade != nil
-                && SubscriptionLedger.eraseSubscription(of: self, from: observable)
-        }
+    func _stopObserving(_ observable: some ObservableSource) -> Bool {
+        receiver._stopObserving(observable, key: _messengerKey(of: observable), by: self)
     }
 
     /// Starts an observation with `handler`, to run on `target` (or on the delivering thread), and

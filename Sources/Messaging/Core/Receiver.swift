@@ -132,50 +132,40 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         return added
     }
 
-    /// Ends every observation of the messenger `key`, and with `eraseRecord` the pair's record in
-    /// the ledgers (which is all there is of a relationship made by `subscribe(_:)`).
+    /// Ends every observation of the messenger `key` (a `subscribe(_:)` included, which is one),
+    /// and with the last the relationship.
+    ///
+    /// The end is announced to the observable that the relationship began with, while it lives
+    /// (else to its messenger): the caller's `source` may be another face of it, such as its
+    /// messenger or a ``Weak`` of it.
     ///
     /// - Returns: Whether a relationship ended.
     /// - Complexity: O(*k*) for the *k* observations that end.
     func _stopObserving(
         _ source: some GeneralObservable,
         key: ObjectIdentifier,
-        by observer: some Observer,
-        erasingRecord eraseRecord: () -> Bool
+        by observer: some Observer
     ) -> Bool {
         let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
-            // Moved out, not copied: a copy would copy the entry's weak references.
+            // Moved out, not copied: a copy would copy the entry's weak references. Released
+            // after unlocking, even an entry left by a messenger that died.
             let removed = _update(key) { entry in entry.take() }
-            let decision =
-                removed?.containsActive == true
-                ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false))
-                : .nothing
-            return (removed, decision)
+            guard removed?.containsActive == true else { return (removed, .nothing) }
+            let change = _RelationshipChange(
+                source: removed?.liveSource ?? source, observer: observer, isSubscribed: false)
+            return (removed, _decide(change))
         }
         removed?.endAll()
-        // A relationship recorded by `subscribe(_:)` goes too. If there was no observation, it alone
-        // is the relationship that ends.
-        let erased = eraseRecord()
-        if case .nothing = decision {
-            if erased {
-                source.observer(observer, didSubscribe: false)
-                observer.unsubscribedFrom(source)
-            }
-            return erased
-        }
+        if case .nothing = decision { return false }
         _run(decision)
         return true
     }
 
-    /// Ends every observation; announces the end of each relationship whose observable lives,
-    /// after `beforeCallbacks` has seen those observables.
+    /// Ends every observation; announces the end of each relationship whose observable lives.
     ///
     /// - Returns: The observables it stopped observing.
     /// - Complexity: O(*n*) for *n* observations.
-    func _stopObservingAll(
-        by observer: some Observer,
-        beforeCallbacks: ([any GeneralObservable]) -> Void
-    ) -> [any GeneralObservable] {
+    func _stopObservingAll(by observer: some Observer) -> [any GeneralObservable] {
         var ended: [any GeneralObservable] = []
         let (taken, decisions) = _lock.withLock { () -> ([_ObservedSource], [_ChangeDecision]) in
             let taken = _takeAll()
@@ -192,7 +182,6 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         for entry in taken {
             entry.endAll()
         }
-        beforeCallbacks(ended)
         for decision in decisions { _run(decision) }
         return ended
     }

@@ -111,6 +111,10 @@ struct _CoreExtrasFields<Message> {
     @usableFromInline weak var owner: (any _ObservedOwner)?
     /// The owner, held strongly from the first active observation to the end of the last one.
     @usableFromInline var keptAlive: (any _ObservedOwner)?
+    /// How many observations in the table stand for `subscribe(_:)` without messages
+    /// (``_SilentObservation``): they are not counted in `liveCount`, so they neither keep the
+    /// owner alive nor count as observing.
+    @usableFromInline var silentCount = 0
 
     @inlinable
     init() {}
@@ -213,6 +217,8 @@ struct _DeliveryState<Message> {
     }
     /// `nil` until first needed: see ``_CoreExtras``.
     @usableFromInline var _extras: _CoreExtras<Message>?
+    /// The active observations in the table, not counting silent ones (see
+    /// ``_CoreExtrasFields/silentCount``).
     @usableFromInline var liveCount = 0
     /// How many ended observations have been taken out of the table (or were never put in). When
     /// it equals the core's `_endsStarted`, no ended observation is left in the table.
@@ -383,10 +389,18 @@ struct _DeliveryState<Message> {
             (slots + count.pointee).initialize(to: observation)
             count.pointee += 1
         }
+        if observation._isSilent { return Self._countSilent(1, in: &self) }
         liveCount += 1
         // Most messengers have no extras: one branch on a field that is rarely set.
         guard liveCount == 1, let extras = _extras else { return nil }
         return Self._keepOwnerAlive(extras)
+    }
+
+    /// Counts a silent observation in or out: it keeps nobody alive.
+    @inlinable @inline(never)
+    static func _countSilent(_ change: Int, in state: inout _DeliveryState) -> (any _ObservedOwner)? {
+        state._madeExtras().pointee.silentCount += change
+        return nil
     }
 
     /// Holds the registered owner, if it lives, from the first active observation on.
@@ -455,9 +469,15 @@ struct _DeliveryState<Message> {
         _prepareToChange(capacity: table._count)
         table.withUnsafeMutablePointers { _, slots in slots[slot] = nil }
         observation._slot = -1
-        liveCount -= 1
-        if table._count > 32, liveCount * 2 < table._count { _compact() }
-        guard liveCount == 0, let extras = _extras else { return nil }
+        if observation._isSilent {
+            _ = Self._countSilent(-1, in: &self)
+        } else {
+            liveCount -= 1
+        }
+        if table._count > 32, (liveCount + (_extras?._fields.pointee.silentCount ?? 0)) * 2 < table._count {
+            _compact()
+        }
+        guard liveCount == 0, !observation._isSilent, let extras = _extras else { return nil }
         return extras._fields.pointee.keptAlive.take()
     }
 
@@ -469,6 +489,7 @@ struct _DeliveryState<Message> {
         var removed: _ObservationTable<Message>?
         swap(&removed, &_table)
         liveCount = 0
+        _extras?._fields.pointee.silentCount = 0
         if case .deliveringFromTable = phase, let removed {
             // A delivery still reads it: it stays alive until that delivery finishes.
             _retire(removed)

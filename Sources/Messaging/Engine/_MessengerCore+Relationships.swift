@@ -1,7 +1,8 @@
 import GeneralObserver
 
 // What `ObservableSource` reads of a core to answer the `GeneralObservable` questions: its
-// relationships are its active observations, plus the ledger of those made by `subscribe(_:)`.
+// relationships are its active observations (`subscribe(_:)` of an observer makes a silent one),
+// plus the ledger of those with subscribers that are not observers.
 
 extension _MessengerCore {
     /// The ledger, if anything made it; `nil` means no relationship was ever recorded in it.
