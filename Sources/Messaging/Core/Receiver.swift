@@ -147,13 +147,14 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         by observer: some Observer
     ) -> Bool {
         let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
-            // Moved out, not copied: a copy would copy the entry's weak references. Released
+            // Moved out, never copied: a copy would copy the entry's weak references. Released
             // after unlocking, even an entry left by a messenger that died.
             let removed = _update(key) { entry in entry.take() }
-            guard removed?.containsActive == true else { return (removed, .nothing) }
+            guard case .some(let entry) = consume removed else { return (nil, .nothing) }
+            guard entry.containsActive else { return (consume entry, .nothing) }
             let change = _RelationshipChange(
-                source: removed?.liveSource ?? source, observer: observer, isSubscribed: false)
-            return (removed, _decide(change))
+                source: entry.beganWith(source) ?? source, observer: observer, isSubscribed: false)
+            return (consume entry, _decide(change))
         }
         removed?.endAll()
         if case .nothing = decision { return false }
@@ -344,6 +345,8 @@ struct _ObservedSource {
     let key: ObjectIdentifier
     /// When the entry began, relative to the receiver's other entries.
     let order: Int
+    /// The identity of `source`, which may be compared without loading the weak reference.
+    let sourceKey: ObjectIdentifier
     weak var source: (any GeneralObservable)?
     /// The messenger, kept only when it is not the source itself: it may outlive the source.
     weak var separateMessenger: (any GeneralObservable)?
@@ -359,6 +362,7 @@ struct _ObservedSource {
     ) {
         self.key = key
         self.order = order
+        sourceKey = ObjectIdentifier(source)
         self.source = source
         // A weak reference costs its object a side table once: only made when needed.
         if source !== messenger { separateMessenger = messenger }
@@ -367,6 +371,13 @@ struct _ObservedSource {
 
     /// The observable, or its messenger where that outlived it.
     var liveSource: (any GeneralObservable)? { source ?? separateMessenger }
+
+    /// The observable that the relationship began with, while it lives (else its messenger): the
+    /// caller's `named` if it is that one, which saves loading the weak reference (a retain and a
+    /// release through a side table).
+    func beganWith(_ named: any GeneralObservable) -> (any GeneralObservable)? {
+        sourceKey == ObjectIdentifier(named) ? named : liveSource
+    }
 
     mutating func append(_ observation: _ObservationRecord) {
         more.append(observation)
