@@ -1,10 +1,10 @@
 import Messaging
 import Testing
 
-/// Relationship changes of one pair made from several threads at once: every way of beginning and
+/// Relationship changes made from several threads at once: every way of beginning and
 /// ending it, racing. Each relationship must be announced once when it begins and once when it
 /// ends, in that order, and what both sides answer afterwards must agree with what they were told.
-@Suite("Relationship races: one pair, changed from several threads at once")
+@Suite("Relationship races: pairs changed from several threads at once")
 struct RelationshipRaceTests {
     /// An observer that records its relationship callbacks, `true` for a beginning.
     final class RecordingDog: Observer, Sendable {
@@ -120,6 +120,116 @@ struct RelationshipRaceTests {
             let after = dog.events.value
             #expect(Self.alternates(after) && after.last == true)
             if !Self.alternates(dogEvents) || skyEvents != dogEvents { break }
+        }
+    }
+
+    /// Relationship callbacks of many pairs, by pair: `"dog>sky"`, `true` for a beginning.
+    final class PairLog: Sendable {
+        let events = Locked([String: [Bool]]())
+
+        func record(_ pair: String, _ isBeginning: Bool) {
+            events.withLock { $0[pair, default: []].append(isBeginning) }
+        }
+
+        func events(of pair: String) -> [Bool] { events.value[pair] ?? [] }
+    }
+
+    /// An observer with a name, which logs its callbacks by pair and, while `reenters` is set,
+    /// answers every third one by changing the same pair again from inside the callback.
+    final class NamedDog: Observer, Sendable {
+        let receiver = Receiver()
+        let name: String
+        let log: PairLog
+        let reenters: Locked<Bool>
+        private let _calls = Locked(0)
+
+        init(_ name: String, log: PairLog, reenters: Bool) {
+            self.name = name
+            self.log = log
+            self.reenters = Locked(reenters)
+        }
+
+        private func _reentersNow() -> Bool {
+            reenters.value && _calls.withLock { calls in
+                calls += 1
+                return calls.isMultiple(of: 3)
+            }
+        }
+
+        func subscribedTo(_ observable: any GeneralObservable) {
+            log.record("\(name)>\((observable as? NamedSky)?.name ?? "?")", true)
+            if _reentersNow() { _ = observable.unsubscribe(self) }
+        }
+
+        func unsubscribedFrom(_ observable: any GeneralObservable) {
+            log.record("\(name)>\((observable as? NamedSky)?.name ?? "?")", false)
+            if _reentersNow() { _ = observable.subscribe(self) }
+        }
+    }
+
+    /// An observable with a name, which logs its callbacks by pair.
+    final class NamedSky: ObservableSource, Sendable {
+        let messenger = Messenger<Int>()
+        let name: String
+        let log: PairLog
+
+        init(_ name: String, log: PairLog) {
+            self.name = name
+            self.log = log
+        }
+
+        func observer(_ observer: any GeneralSubscriber, didSubscribe: Bool) {
+            log.record("\((observer as? NamedDog)?.name ?? "?")<\(name)", didSubscribe)
+        }
+    }
+
+    @Test(
+        "3 observers and 3 observables changed from 6 threads, callbacks re-entering or not: every pair agrees",
+        arguments: [false, true]
+    )
+    func manyPairsRacing(reentrant: Bool) {
+        for round in 0..<30 {
+            let log = PairLog()
+            let dogs = (0..<3).map { NamedDog("d\($0)", log: log, reenters: reentrant) }
+            let skies = (0..<3).map { NamedSky("s\($0)", log: log) }
+            let finished = runOnThreads(6) { thread in
+                var random = SeededGenerator(seed: UInt64(round * 8 + thread + 1))
+                for _ in 0..<120 {
+                    let dog = dogs[Int.random(in: 0..<3, using: &random)]
+                    let sky = skies[Int.random(in: 0..<3, using: &random)]
+                    switch Int.random(in: 0..<12, using: &random) {
+                    case 0, 1: dog.observe(sky) { _ in }
+                    case 2, 3: _ = sky.subscribe(dog)
+                    case 4: dog.stopObserving(sky)
+                    case 5: _ = sky.unsubscribe(dog)
+                    case 6: dog.stopObserving()
+                    case 7: sky.stopBeingObserved()
+                    case 8: _ = dog.unsubscribeAll()
+                    case 9: _ = sky.unsubscribeAll()
+                    case 10: sky.send(1)
+                    default: sky.stopBeingObserved(by: dog)
+                    }
+                }
+            }
+            #expect(finished)
+            for dog in dogs { dog.reenters.withLock { $0 = false } }
+            var disagreements: [String] = []
+            for dog in dogs {
+                for sky in skies {
+                    let heard = log.events(of: "\(dog.name)>\(sky.name)")
+                    let isSubscribed = heard.last ?? false
+                    let agrees =
+                        Self.alternates(heard) && log.events(of: "\(dog.name)<\(sky.name)") == heard
+                        && sky.amISubscribed(dog) == isSubscribed && dog.amISubscribed(sky) == isSubscribed
+                        && sky.observers.contains { $0 as AnyObject === dog } == isSubscribed
+                        && dog.subscriptions.contains { $0 === sky } == isSubscribed
+                    if !agrees { disagreements.append("\(dog.name)-\(sky.name): \(heard)") }
+                }
+            }
+            #expect(disagreements.isEmpty, "round \(round)")
+            for sky in skies { sky.stopBeingObserved() }
+            #expect(skies.allSatisfy { $0.messenger.observationCount == 0 })
+            if !disagreements.isEmpty { break }
         }
     }
 
