@@ -1,8 +1,8 @@
 import Messaging
 import Testing
 
-/// Relationship changes made from several threads at once: every way of beginning and
-/// ending it, racing. Each relationship must be announced once when it begins and once when it
+/// Relationship changes made from several threads at once: every way of beginning and ending
+/// one, racing. Each relationship must be announced once when it begins and once when it
 /// ends, in that order, and what both sides answer afterwards must agree with what they were told.
 @Suite("Relationship races: pairs changed from several threads at once")
 struct RelationshipRaceTests {
@@ -150,10 +150,11 @@ struct RelationshipRaceTests {
         }
 
         private func _reentersNow() -> Bool {
-            reenters.value && _calls.withLock { calls in
-                calls += 1
-                return calls.isMultiple(of: 3)
-            }
+            reenters.value
+                && _calls.withLock { calls in
+                    calls += 1
+                    return calls.isMultiple(of: 3)
+                }
         }
 
         func subscribedTo(_ observable: any GeneralObservable) {
