@@ -17,7 +17,7 @@ if ((${#scenarios[@]} == 0)); then
         standalone-map-shared-1000
         token-subscribe-cancel observe-existing observe-and-stop empty-messenger am-i-subscribed-1000
         throttle-1 debounce-1 chain-throttle-1 chain-debounce-1 combine-latest-2 combine-latest-4
-        combine-latest-5)
+        combine-latest-5 ledger-subscribe-unsubscribe)
 fi
 
 instructions() {
@@ -28,7 +28,10 @@ instructions() {
 for scenario in "${scenarios[@]}"; do
     case $scenario in
         *-1000) repetitions=100; divisor=100000 ;;
-        token-subscribe-cancel | observe-existing | observe-and-stop | empty-messenger) repetitions=10000; divisor=10000 ;;
+        token-subscribe-cancel | observe-existing | observe-and-stop | empty-messenger | ledger-subscribe-unsubscribe)
+            repetitions=10000
+            divisor=10000
+            ;;
         *) repetitions=100000; divisor=100000 ;;
     esac
     base=$(instructions "$scenario" 0)

@@ -409,11 +409,13 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
     private var _observerSweepThreshold = 16
     /// How many entries are plain class observers, the only ones that can die without telling.
     private var _observersToSweep = 0
+    // The two below are only touched under `_mutex`, which makes their run-time exclusivity
+    // checks redundant.
     /// Whether a thread is running this observable's callbacks (see ``_Turn``).
-    private var _isAnnouncing = false
+    @exclusivity(unchecked) private var _isAnnouncing = false
     /// Callbacks of changes made while a thread was running this observable's callbacks, in the
     /// order of the changes.
-    private var _announcements: [_Announcement] = []
+    @exclusivity(unchecked) private var _announcements: [_Announcement] = []
 
     /// Creates an empty ledger.
     ///
@@ -532,24 +534,30 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
         return turn
     }
 
-    /// Erases the subscription from both ledgers and, with `announcing`, decides under the same
+    /// Erases the subscription from both ledgers and, with `announces`, decides under the same
     /// lock who runs its callbacks (see ``_Turn``).
-    private static func _unlink(
+    private static func _unlink<Subscriber: GeneralSubscriber>(
+        observable: any GeneralObservable,
         observableKey: UUID,
         ledger: SubscriptionLedger,
+        observer: Subscriber,
         observerKey: UUID,
         trackerLedger: SubscriptionLedger?,
-        announcing announcement: (() -> _Announcement)?
+        announces: Bool
     ) -> _Turn {
-        // The removed observer (a copy, for a value-type observer) is released after unlocking.
-        let (turn, removed) = _locked(ledger, trackerLedger) { () -> (_Turn, _ObserverSlot?) in
+        // The removed observer (a copy, for a value-type observer) is released after unlocking,
+        // with the result.
+        let result = _locked(ledger, trackerLedger) { () -> (turn: _Turn, removed: _ObserverSlot?) in
             guard let removed = ledger._observers.remove(observerKey) else { return (.unchanged, nil) }
             if removed.needsSweeping { ledger._observersToSweep -= 1 }
             _ = trackerLedger?._subscriptions.remove(observableKey)
-            return (announcement.map { ledger._takeTurn($0) } ?? .silent, removed)
+            let turn =
+                announces
+                ? ledger._takeTurn { _Announcement(observable: observable, observer: observer, didSubscribe: false) }
+                : .silent
+            return (turn, removed)
         }
-        _ = consume removed
-        return turn
+        return result.turn
     }
 
     /// Under the lock: runs the callbacks of a change now if no thread is running this
@@ -643,11 +651,13 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
     ) -> Bool {
         let ledger = observable.subscriptionLedger
         let turn = _unlink(
+            observable: observable,
             observableKey: observable.uuid,
             ledger: ledger,
+            observer: observer,
             observerKey: observer.uuid,
             trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger,
-            announcing: { _Announcement(observable: observable, observer: observer, didSubscribe: false) }
+            announces: true
         )
         switch turn {
         case .unchanged: return false
@@ -702,11 +712,13 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
         from observable: some GeneralObservable
     ) -> Bool {
         _unlink(
+            observable: observable,
             observableKey: observable.uuid,
             ledger: observable.subscriptionLedger,
+            observer: observer,
             observerKey: observer.uuid,
             trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger,
-            announcing: nil
+            announces: false
         ) != .unchanged
     }
 

@@ -19,7 +19,9 @@
 // one observer, through a standalone or a chain stage with an interval of an hour: the steady
 // state, where a throttle drops and a debounce moves its deadline), combine-latest-2,
 // combine-latest-4 and combine-latest-5 (per message of one source of a combination of two, four
-// or five messengers, to one observer; five take the parameter pack's path).
+// or five messengers, to one observer; five take the parameter pack's path),
+// ledger-subscribe-unsubscribe (GeneralObserver alone: a subscription and an unsubscription of a
+// tracking observer by a plain observable).
 
 import Foundation
 import Messaging
@@ -62,6 +64,16 @@ final class LockedClosureList: @unchecked Sendable {  // `handlers` is guarded b
 }
 
 /// What a receiver captures, as a real handler captures its observer.
+/// A GeneralObserver observable with the default implementations.
+final class PlainObservable: GeneralObservable, Sendable {
+    let subscriptionLedger = SubscriptionLedger()
+}
+
+/// A GeneralObserver tracking observer with the default implementations.
+final class PlainTracker: GeneralTrackingSubscriber, Sendable {
+    let subscriptionLedger = SubscriptionLedger()
+}
+
 final class Receiving: Sendable {
     @inline(never)
     func consume(_ value: Int) { InstructionCounts.consume(value) }
@@ -242,6 +254,16 @@ func run(_ scenario: String, _ count: Int) {
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
         withExtendedLifetime(messengers) {}
+    case "ledger-subscribe-unsubscribe":
+        // GeneralObserver alone: a plain observable subscribes a tracking observer and
+        // unsubscribes it, again and again; both ledgers change, and the callbacks are defaults.
+        let observable = PlainObservable()
+        let tracker = PlainTracker()
+        for _ in 0..<count {
+            observable.subscribe(tracker)
+            observable.unsubscribe(tracker)
+        }
+        withExtendedLifetime((observable, tracker)) {}
     default:
         print("unknown scenario \(scenario)")
         exit(2)
