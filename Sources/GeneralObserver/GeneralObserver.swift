@@ -54,7 +54,8 @@ public typealias _GeneralObserverSendableMetatype = Any
 /// observable forgets it.
 ///
 /// The default implementations are thread-safe: every operation takes the ledger's lock for a few
-/// instructions and runs the callbacks after releasing it.
+/// instructions and runs the callbacks after releasing it (its own, and any that other threads
+/// queued meanwhile for this observable; see ``observer(_:didSubscribe:)``).
 ///
 /// A conformance cannot be isolated to a global actor: the protocol inherits `SendableMetatype`,
 /// so `@MainActor final class Panel: @MainActor GeneralObservable` does not compile, because
@@ -103,7 +104,9 @@ public protocol GeneralObservable: AnyObject, _GeneralObserverSendableMetatype {
     /// Both ends of the relationship are updated in one atomic step; then, outside any lock, this
     /// observable's ``observer(_:didSubscribe:)`` (with `false`) and then the observer's
     /// ``GeneralSubscriber/unsubscribedFrom(_:)`` are called, once each. It is safe to call from
-    /// inside any callback.
+    /// inside any callback. If this observable's callbacks are running (this call is made from one
+    /// of them, or on another thread), they are called after those, possibly after this call
+    /// returns; see ``observer(_:didSubscribe:)``.
     ///
     /// - Parameter observer: The observer to unsubscribe.
     /// - Returns: `observer`, or `nil` if it was not subscribed (then nothing changes and no
@@ -140,10 +143,18 @@ public protocol GeneralObservable: AnyObject, _GeneralObserverSendableMetatype {
     ///
     /// Optional: the default does nothing. It is called exactly once per change, after the change,
     /// never while a lock is held, and before the observer's ``GeneralSubscriber/subscribedTo(_:)``
-    /// or ``GeneralSubscriber/unsubscribedFrom(_:)``. The callbacks of one observable never nest
-    /// and come in the order of its changes: usually on the thread that made the change, but a
-    /// change made while a thread is running this observable's callbacks (from inside one of them,
-    /// or from another thread) has its callbacks run after them, on that thread.
+    /// or ``GeneralSubscriber/unsubscribedFrom(_:)``.
+    ///
+    /// The callbacks of one observable never nest and come in the order of its changes, as the
+    /// messages of one messenger do: usually on the thread that made the change, but a change made
+    /// while a thread is running this observable's callbacks (from inside one of them, or from
+    /// another thread) has its callbacks run after them, on that thread. So a callback may run on
+    /// a thread other than the one that made its change, inside whatever that thread holds (a
+    /// serial queue, a lock, an actor): don't block in a callback on something another thread
+    /// that changes this observable may hold, and don't wait in one for another change of this
+    /// observable to be announced, which is queued behind it. Callbacks of different observables
+    /// are not ordered with each other: a change of another observable made inside a callback is
+    /// announced at once, nested.
     ///
     /// - Parameters:
     ///   - observer: The observer that subscribed or unsubscribed.
@@ -599,7 +610,10 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
     /// The callbacks of one observable never nest and come in the order of the changes: if this
     /// thread is already running that observable's callbacks (the call is made from one of them),
     /// or another thread is, these are queued and run after them, on the thread running them,
-    /// possibly after this call has returned.
+    /// possibly after this call has returned. This call, in turn, runs the callbacks that other
+    /// threads queue for that observable while it runs its own. See
+    /// ``GeneralObservable/observer(_:didSubscribe:)`` for what a callback must therefore not
+    /// wait for.
     ///
     /// - Parameters:
     ///   - observer: The observer; a ``GeneralTrackingSubscriber`` has its own ledger updated too.

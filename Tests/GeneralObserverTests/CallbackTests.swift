@@ -350,6 +350,30 @@ struct CallbackTests {
         #expect(log.events == Event.subscription("t", to: "o") + Event.subscription("f", to: "o"))
     }
 
+    @Test func aChangeOfAnotherObservableInsideACallbackIsAnnouncedAtOnce() {
+        // Only one observable's callbacks are ordered among themselves: those of another run at
+        // once, nested, as in RVS_GeneralObserver.
+        let log = EventLog()
+        let first = HookedObservable("o1", log: log)
+        let second = TestObservable("o2", log: log)
+        let tracker = TestTracker("t", log: log)
+        first.onChange = { observer, didSubscribe in
+            if didSubscribe { second.subscribe(observer) }
+        }
+
+        first.subscribe(tracker)
+
+        #expect(
+            log.events == [
+                .didSubscribe(observable: "o1", observer: "t"),
+                .didSubscribe(observable: "o2", observer: "t"),
+                .subscribedTo(observer: "t", observable: "o2"),
+                .subscribedTo(observer: "t", observable: "o1"),
+            ]
+        )
+        first.onChange = nil
+    }
+
     @Test func resubscribingInsideUnsubscribedFromLeavesItSubscribed() {
         let log = EventLog()
         let observable = TestObservable("o", log: log)

@@ -479,6 +479,23 @@ struct RelationshipTests {
         #expect(dog.subscriptions.isEmpty)
     }
 
+    @Test("a ledger record of an observer and an observable source, made by hand, is not read")
+    func handMadeLedgerRecordsAreNotRead() {
+        let log = EventLog()
+        let sky = Sky("sky", log: log)
+        let dog = Dog("dog", log: log)
+        #expect(SubscriptionLedger.recordSubscription(of: dog, to: sky))
+        #expect(!sky.amISubscribed(dog) && !dog.amISubscribed(sky))
+        #expect(sky.observers.isEmpty && dog.subscriptions.isEmpty)
+        // The relationship is the receiver's alone: one beginning, one end.
+        dog.observe(sky) { _ in }
+        #expect(sky.observers.count == 1 && dog.subscriptions.count == 1)
+        #expect(log.take() == Self.subscription("dog", to: "sky"))
+        #expect(dog.unsubscribeAll().count == 1)
+        #expect(log.take() == Self.unsubscription("dog", from: "sky"))
+        #expect(sky.observers.isEmpty && dog.subscriptions.isEmpty)
+    }
+
     @Test("the end of a relationship is announced to the object it began with")
     func endGoesToTheObjectTheRelationshipBeganWith() {
         let log = EventLog()

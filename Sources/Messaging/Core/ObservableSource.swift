@@ -18,6 +18,12 @@ import GeneralObserver
 /// observe it. Its identity and relationships are those of its messenger: don't implement
 /// ``GeneralObservable/subscriptionLedger`` in a conforming type (as a plain `GeneralObservable`
 /// does), or ``GeneralObservable/subscribe(_:)`` stops with a precondition failure that says so.
+///
+/// Its relationship callbacks are ordered per pair, not per observable as a plain
+/// `GeneralObservable`'s are: those of an ``Observer`` in the order of that observer's changes
+/// (its receiver decides them), those of other subscribers in the order of this observable's
+/// changes (its ledger does). So its ``GeneralObservable/observer(_:didSubscribe:)`` may run for
+/// two observers at once, on two threads, and must be thread-safe.
 public protocol ObservableSource<Message>: GeneralObservable {
     /// The type of the messages it sends.
     associatedtype Message
@@ -45,7 +51,8 @@ extension ObservableSource {
     public var observers: [any GeneralSubscriber] {
         let observers: [any GeneralSubscriber] = messenger._core.observers()
         guard let ledger = messenger._core.existingLedger else { return observers }
-        return observers + ledger.liveObservers
+        // An observer recorded there by hand is not one of its relationships.
+        return observers + ledger.liveObservers.filter { !($0 is any Observer) }
     }
 
     /// Whether `observer` observes this observable, or was subscribed to it by `subscribe(_:)`.
@@ -185,11 +192,14 @@ extension ObservableSource {
         return SubscriptionLedger.subscribe(observer, to: self) ? observer : nil
     }
 
-    /// Unsubscribes an observer: for an ``Observer``, ends all its observations of this observable.
+    /// Unsubscribes an observer: for an ``Observer``, ends all its observations of this observable,
+    /// and its subscription by ``subscribe(_:)``.
     ///
-    /// After the change, outside any lock, this observable's
+    /// After the change, outside any lock, the observable's
     /// ``GeneralObservable/observer(_:didSubscribe:)`` and then the observer's
-    /// ``GeneralSubscriber/unsubscribedFrom(_:)`` are called once each.
+    /// ``GeneralSubscriber/unsubscribedFrom(_:)`` are called once each. For an ``Observer``, "the
+    /// observable" is the object the relationship began with, while it lives: this one, or
+    /// another face of it (its messenger, a ``Weak`` of it) if the observer observed that.
     ///
     /// - Parameter observer: The observer to unsubscribe.
     /// - Returns: `observer`, or `nil` if it was neither subscribed nor observing.

@@ -54,11 +54,10 @@ extension Observer {
     ///
     /// - Complexity: O(*n*) for *n* observations and subscriptions.
     public var subscriptions: [any GeneralObservable] {
-        var sources = receiver._observedSources()
+        let sources = receiver._observedSources()
         guard let ledger = _ledgerIfMade else { return sources }
-        let listed = Set(sources.map { ObjectIdentifier($0) })
-        sources += ledger.liveSubscriptions.filter { !listed.contains(ObjectIdentifier($0)) }
-        return sources
+        // An observable source recorded there by hand is not one of its relationships.
+        return sources + ledger.liveSubscriptions.filter { !($0 is any ObservableSource) }
     }
 
     /// Whether this observer observes `observable`, or was subscribed to it by `subscribe(_:)`.
@@ -145,7 +144,8 @@ extension Observer {
         receiver._isObserving(ObjectIdentifier(observable.messenger), countingSubscriptions: false)
     }
 
-    /// Ends every observation of `observable` by this observer.
+    /// Ends every observation of `observable` by this observer, and its subscription to it by
+    /// ``GeneralObservable/subscribe(_:)``: the relationship ends, with its callbacks.
     ///
     /// - Parameter observable: The observable to receive nothing more from.
     /// - Complexity: O(*k*) for the *k* observations that end.
@@ -181,8 +181,8 @@ extension Observer {
         var ended = receiver._stopObservingAll(by: self)
         guard let ledger = _ledgerIfMade else { return ended }
         // Subscriptions to plain observables end too.
-        for source in ledger.liveSubscriptions where source.unsubscribe(self) != nil {
-            ended.append(source)
+        for source in ledger.liveSubscriptions where !(source is any ObservableSource) {
+            if source.unsubscribe(self) != nil { ended.append(source) }
         }
         return ended
     }

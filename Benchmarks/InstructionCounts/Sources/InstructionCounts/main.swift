@@ -63,7 +63,6 @@ final class LockedClosureList: @unchecked Sendable {  // `handlers` is guarded b
     }
 }
 
-/// What a receiver captures, as a real handler captures its observer.
 /// A GeneralObserver observable with the default implementations.
 final class PlainObservable: GeneralObservable, Sendable {
     let subscriptionLedger = SubscriptionLedger()
@@ -74,6 +73,7 @@ final class PlainTracker: GeneralTrackingSubscriber, Sendable {
     let subscriptionLedger = SubscriptionLedger()
 }
 
+/// What a receiver captures, as a real handler captures its observer.
 final class Receiving: Sendable {
     @inline(never)
     func consume(_ value: Int) { InstructionCounts.consume(value) }
