@@ -72,6 +72,60 @@ private final class LiveCount: @unchecked Sendable {  // `_value` is only touche
     var value: Int { _lock.locked { _value } }
 }
 
+/// A hub (observable and tracking observer) whose callbacks change relationships again: every
+/// seventh `observer(_:didSubscribe:)` reverses a change of another pair of this hub, and every
+/// eleventh `subscribedTo` leaves all its subscriptions.
+private final class ReenteringHub: GeneralObservable, GeneralTrackingSubscriber, Named, Sendable {
+    let name: String
+    let log: EventLog
+    let subscriptionLedger = SubscriptionLedger()
+    let peers: Peers
+    private let _calls = LiveCount()
+
+    /// The hubs a callback may pick, filled in once they all exist.
+    final class Peers: @unchecked Sendable {  // `_hubs` is only touched while holding `_lock`
+        private let _lock = NSLock()
+        private var _hubs: [ReenteringHub] = []
+        var hubs: [ReenteringHub] {
+            get { _lock.locked { _hubs } }
+            set { _lock.locked { _hubs = newValue } }
+        }
+    }
+
+    init(_ name: String, log: EventLog, peers: Peers) {
+        self.name = name
+        self.log = log
+        self.peers = peers
+    }
+
+    private func _count() -> Int {
+        _calls.increment()
+        return _calls.value
+    }
+
+    func observer(_ observer: any GeneralSubscriber, didSubscribe: Bool) {
+        let observerName = displayName(of: observer)
+        log.append(
+            didSubscribe
+                ? .didSubscribe(observable: name, observer: observerName)
+                : .didUnsubscribe(observable: name, observer: observerName)
+        )
+        let calls = _count()
+        guard calls.isMultiple(of: 7) else { return }
+        let peer = peers.hubs[calls / 7 % peers.hubs.count]
+        if didSubscribe { _ = unsubscribe(peer) } else { subscribe(peer) }
+    }
+
+    func subscribedTo(_ observable: any GeneralObservable) {
+        log.append(.subscribedTo(observer: name, observable: displayName(of: observable)))
+        if _count().isMultiple(of: 11) { _ = (self as any GeneralTrackingSubscriber).unsubscribeAll() }
+    }
+
+    func unsubscribedFrom(_ observable: any GeneralObservable) {
+        log.append(.unsubscribedFrom(observer: name, observable: displayName(of: observable)))
+    }
+}
+
 private final class CountedObservable: GeneralObservable, Sendable {
     let subscriptionLedger = SubscriptionLedger()
     let live: LiveCount
@@ -326,6 +380,59 @@ struct ThreadingTests {
                 #expect((heardByObserver.last ?? false) == observable.amISubscribed(observer))
                 if !alternates { return }
             }
+        }
+    }
+
+    @Test func hubsChangingRelationshipsFromTheirCallbacksOnSixThreadsAgreePerPair() {
+        // Callbacks that re-enter, dual-role objects, self-subscription and unsubscribeAll from
+        // six threads: per pair, both sides hear the same alternating sequence, and the last word
+        // is what both ledgers say.
+        for round in 0..<30 {
+            let log = EventLog()
+            let peers = ReenteringHub.Peers()
+            let hubs = (0..<4).map { ReenteringHub("h\($0)", log: log, peers: peers) }
+            peers.hubs = hubs
+            let finished = onThreads(6) { thread in
+                var generator = SeededGenerator(seed: UInt64(thread * 1_000 + round + 1))
+                for _ in 0..<200 {
+                    let observable = hubs[Int.random(in: 0..<hubs.count, using: &generator)]
+                    let observer = hubs[Int.random(in: 0..<hubs.count, using: &generator)]
+                    switch Int.random(in: 0..<5, using: &generator) {
+                    case 0, 1: observable.subscribe(observer)
+                    case 2, 3: observable.unsubscribe(observer)
+                    default: _ = (observable as any GeneralObservable).unsubscribeAll()
+                    }
+                }
+            }
+            guard finished else { return }
+            let events = log.events
+            var disagreements: [String] = []
+            for observable in hubs {
+                for observer in hubs {
+                    let heardByObservable = events.compactMap { event -> Bool? in
+                        switch event {
+                        case .didSubscribe(observable.name, observer.name): true
+                        case .didUnsubscribe(observable.name, observer.name): false
+                        default: nil
+                        }
+                    }
+                    let heardByObserver = events.compactMap { event -> Bool? in
+                        switch event {
+                        case .subscribedTo(observer.name, observable.name): true
+                        case .unsubscribedFrom(observer.name, observable.name): false
+                        default: nil
+                        }
+                    }
+                    let isSubscribed = (observable as any GeneralObservable).amISubscribed(observer)
+                    let agrees =
+                        heardByObservable.enumerated().allSatisfy { $1 == $0.isMultiple(of: 2) }
+                        && heardByObserver == heardByObservable && (heardByObservable.last ?? false) == isSubscribed
+                        && observer.subscriptionLedger.containsSubscription(observable.uuid) == isSubscribed
+                    if !agrees { disagreements.append("\(observable.name) ← \(observer.name): \(heardByObservable)") }
+                }
+            }
+            #expect(disagreements.isEmpty, "round \(round)")
+            if !disagreements.isEmpty { return }
         }
     }
 

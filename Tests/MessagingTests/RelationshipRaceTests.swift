@@ -234,6 +234,40 @@ struct RelationshipRaceTests {
         }
     }
 
+    @Test("subscribing to and observing a standalone transform from 4 threads leaves its counts exact")
+    func transformCountsUnderRaces() {
+        // A subscription is counted apart from the observations: if either count drifted, the
+        // transform would go on observing its origin, or stop while observed.
+        let origin = Messenger<Int>()
+        for _ in 0..<100 {
+            let mapped = origin.map { $0 + 1 }
+            let dogs = (0..<4).map { _ in RecordingDog() }
+            let finished = runOnThreads(4) { thread in
+                let dog = dogs[thread]
+                let neighbour = dogs[(thread + 1) % dogs.count]
+                for step in 0..<50 {
+                    switch (step + thread) % 5 {
+                    case 0: _ = mapped.subscribe(dog)
+                    case 1: dog.observe(mapped) { _ in }
+                    case 2: _ = mapped.unsubscribe(neighbour)
+                    case 3: neighbour.stopObserving(mapped)
+                    default: _ = mapped.subscribe(neighbour)
+                    }
+                }
+            }
+            #expect(finished)
+            for dog in dogs { dog.stopObserving() }
+            #expect(mapped.messenger.observationCount == 0 && origin.observationCount == 0)
+            #expect(mapped.observers.isEmpty)
+            // And it still starts and stops observing its origin with its first and last observer.
+            dogs[0].observe(mapped) { _ in }
+            #expect(mapped.messenger.observationCount == 1 && origin.observationCount == 1)
+            dogs[0].stopObserving(mapped)
+            #expect(origin.observationCount == 0)
+            if origin.observationCount != 0 { break }
+        }
+    }
+
     /// A subscriber that is not an ``Observer``: its relationships live in the ledgers.
     final class RecordingTracker: GeneralTrackingSubscriber, Sendable {
         let subscriptionLedger = SubscriptionLedger()
