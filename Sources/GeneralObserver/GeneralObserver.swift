@@ -583,6 +583,20 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
         return .announceNow
     }
 
+    /// After unlocking: runs `callbacks` if this thread's turn came (then those queued meanwhile).
+    ///
+    /// - Returns: Whether the change was made.
+    private func _finish(_ turn: _Turn, _ callbacks: () -> Void) -> Bool {
+        switch turn {
+        case .unchanged: return false
+        case .queued, .silent: return true
+        case .announceNow:
+            callbacks()
+            _announceQueued()
+            return true
+        }
+    }
+
     /// Runs the callbacks queued while the caller ran its own, until none are left; then no
     /// thread is running this observable's callbacks. Call only after ``_takeTurn(_:)`` answered
     /// ``_Turn/announceNow`` and those callbacks ran.
@@ -635,14 +649,9 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
             trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger,
             announces: true
         )
-        switch turn {
-        case .unchanged: return false
-        case .queued, .silent: return true
-        case .announceNow:
+        return ledger._finish(turn) {
             observable.observer(observer, didSubscribe: true)
             observer.subscribedTo(observable)
-            ledger._announceQueued()
-            return true
         }
     }
 
@@ -673,14 +682,9 @@ public final class SubscriptionLedger: @unchecked Sendable {  // all mutable sta
             trackerLedger: (observer as? any GeneralTrackingSubscriber)?.subscriptionLedger,
             announces: true
         )
-        switch turn {
-        case .unchanged: return false
-        case .queued, .silent: return true
-        case .announceNow:
+        return ledger._finish(turn) {
             observable.observer(observer, didSubscribe: false)
             observer.unsubscribedFrom(observable)
-            ledger._announceQueued()
-            return true
         }
     }
 
