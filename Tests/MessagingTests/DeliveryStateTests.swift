@@ -76,6 +76,62 @@ struct DeliveryStateTests {
         withExtendedLifetime(first) {}
     }
 
+    /// The capacity of the state's message queue; 0 when the extras were never made.
+    func queueCapacity(_ state: _DeliveryState<Int>) -> Int {
+        state._extras?._fields.pointee.queue.capacity ?? 0
+    }
+
+    @Test("a drained queue gives back the memory of a burst, whatever count it ended with")
+    func drainedBurstGivesMemoryBack() {
+        var state = _DeliveryState<Int>()
+        let first = observation()
+        state.insert(first)
+        _ = state.send(0, author: author, isUnchanged: nil)
+        for message in 1...200_000 {
+            _ = state.send(message, author: author, isUnchanged: nil)
+        }
+        #expect(queueCapacity(state) >= 200_000)
+        var delivered = 0
+        while let envelope = nextEnvelope(&state) {
+            delivered += 1
+            #expect(envelope.message == delivered)
+        }
+        #expect(delivered == 200_000)
+        #expect(queueCapacity(state) <= _DeliveryState<Int>._keptQueueCapacity)
+        withExtendedLifetime(first) {}
+    }
+
+    @Test("under sustained sending the queue stays short, and its peak buffer is given back once it drains")
+    func sustainedSendingGivesMemoryBack() {
+        var state = _DeliveryState<Int>()
+        let first = observation()
+        state.insert(first)
+        _ = state.send(0, author: author, isUnchanged: nil)
+        // A burst, then a sender that keeps one message ahead of the delivering thread: the
+        // delivered prefix is dropped as it goes, so the count falls while the buffer stays.
+        for message in 1...100_000 {
+            _ = state.send(message, author: author, isUnchanged: nil)
+        }
+        var next = 100_001
+        var expected = 1
+        while let envelope = nextEnvelope(&state) {
+            #expect(envelope.message == expected)
+            expected += 1
+            if next <= 150_000 {
+                _ = state.send(next, author: author, isUnchanged: nil)
+                next += 1
+            }
+        }
+        #expect(expected == 150_001)
+        #expect(queueCapacity(state) <= _DeliveryState<Int>._keptQueueCapacity)
+        // The next burst starts afresh and works as before.
+        _ = state.send(1, author: author, isUnchanged: nil)
+        #expect(isQueued(state.send(2, author: author, isUnchanged: nil)))
+        #expect(finish(&state).next == 2)
+        #expect(finish(&state).next == nil)
+        withExtendedLifetime(first) {}
+    }
+
     @Test("an observation added during a delivery goes on a copy; the table the delivery read is handed back")
     func insertDuringDelivery() {
         var state = _DeliveryState<Int>()

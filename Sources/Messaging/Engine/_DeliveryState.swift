@@ -321,8 +321,12 @@ struct _DeliveryState<Message> {
                 // The messenger died during the delivery: nobody is left to deliver to.
                 swap(&discarded, &extras.pointee.queue)
             } else if !extras.pointee.queue.isEmpty {
-                // Every element was moved out already: this frees only the buffer.
-                extras.pointee.queue.removeAll(keepingCapacity: extras.pointee.queue.count <= 64)
+                // Every element was moved out already. A small buffer stays for the next burst; a
+                // large one is given back, whatever count the queue ended with: under sustained
+                // sending the delivered prefix is dropped as it goes, so a short queue may sit in
+                // the buffer of the longest burst ever seen.
+                extras.pointee.queue.removeAll(
+                    keepingCapacity: extras.pointee.queue.capacity <= Self._keptQueueCapacity)
             }
             extras.pointee.queueHead = 0
             return .idleReleasing(retired: retired, discarded: discarded)
@@ -332,12 +336,24 @@ struct _DeliveryState<Message> {
         if extras.pointee.queueHead > 64, extras.pointee.queueHead * 2 > extras.pointee.queue.count {
             // Under sustained sending the queue may never run empty: drop the delivered prefix,
             // which holds only `nil`s, so that it does not grow for as long as the senders go on.
-            extras.pointee.queue.removeFirst(extras.pointee.queueHead)
+            if extras.pointee.queueHead == extras.pointee.queue.count {
+                // That was the last one: the queue is empty now, and gives its memory back as
+                // below.
+                extras.pointee.queue.removeAll(
+                    keepingCapacity: extras.pointee.queue.capacity <= Self._keptQueueCapacity)
+            } else {
+                extras.pointee.queue.removeFirst(extras.pointee.queueHead)
+            }
             extras.pointee.queueHead = 0
         }
         phase = .deliveringFromTable
         return .deliverNext(_Delivery(envelope: envelope, table: Unmanaged.passUnretained(table)), retired: retired)
     }
+
+    /// The largest queue buffer kept once the queue has drained: enough for the short bursts of
+    /// re-entrant sends, without holding the memory of a flood for the messenger's life.
+    @inlinable
+    static var _keptQueueCapacity: Int { 64 }
 
     /// Keeps `table`, which the running delivery reads, alive until that delivery finishes.
     @inlinable
