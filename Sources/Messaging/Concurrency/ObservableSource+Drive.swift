@@ -30,7 +30,8 @@ extension ObservableSource {
     ) async rethrows where Messages.Element == Message {
         for try await message in sequence {
             if Task.isCancelled { return }
-            messenger._core.send(message, author: self, checksChange: false, isolation: isolation)
+            let messenger = messenger
+            messenger._core.send(message, author: self, checksChange: false, isolation: isolation, standIn: messenger)
         }
     }
 }

@@ -85,10 +85,14 @@ extension ObservableSource {
     ///
     /// Anybody may call it, observers included. See ``Messenger`` for the delivery rules.
     ///
-    /// Sending from the observable's own `deinit` works when the message is delivered at once, but
-    /// the author (`self`) must not outlive the `deinit`: no handler may keep it, and if another
-    /// thread may be delivering on the same messenger (the message would then be queued, holding
-    /// its author), send with ``send(_:from:isolation:)`` and another author.
+    /// Sending from the observable's own `deinit` (SwiftObserver's `deinit { send(.willDie) }`)
+    /// always works. A message delivered at once has the dying observable as its author, so a
+    /// handler must not keep that author. A message that has to wait while its author runs its
+    /// `deinit` (queued behind a delivery on this or another thread, posted to an actor observer,
+    /// held by a debounce or a combination) cannot keep the author, which would outlive its
+    /// `deinit`: the messenger stands in as its author (inside a transform, an anonymous object of
+    /// the library's). If the messenger itself is being deinitialized, such a message is dropped:
+    /// the messenger's observations end with it.
     ///
     /// - Parameters:
     ///   - message: The message.
@@ -99,12 +103,15 @@ extension ObservableSource {
     /// - Complexity: O(*n*) for *n* observations.
     @inlinable
     public func send(_ message: Message, isolation: isolated (any Actor)? = #isolation) {
-        messenger._core.send(message, author: self, checksChange: false, isolation: isolation)
+        let messenger = messenger
+        messenger._core.send(message, author: self, checksChange: false, isolation: isolation, standIn: messenger)
     }
 
     /// Sends a message to every observer, naming its author.
     ///
-    /// Observers can receive the author and, for instance, ignore their own changes.
+    /// Observers can receive the author and, for instance, ignore their own changes. An author
+    /// that is being deinitialized follows the rule of ``send(_:isolation:)``: a message that has
+    /// to wait keeps the messenger as its author instead.
     ///
     /// - Parameters:
     ///   - message: The message.
@@ -113,7 +120,8 @@ extension ObservableSource {
     /// - Complexity: O(*n*) for *n* observations.
     @inlinable
     public func send(_ message: Message, from author: AnyObject, isolation: isolated (any Actor)? = #isolation) {
-        messenger._core.send(message, author: author, checksChange: false, isolation: isolation)
+        let messenger = messenger
+        messenger._core.send(message, author: author, checksChange: false, isolation: isolation, standIn: messenger)
     }
 
     /// Ends every observation of this observable by `observer`.

@@ -248,19 +248,23 @@ struct _DeliveryState<Message> {
     /// exactly the observations added before it. Only a queued message is numbered and stored, so
     /// the common case copies and retains nothing.
     ///
-    /// - Parameter isUnchanged: Stored with a queued message, to be run right before its delivery.
+    /// - Parameters:
+    ///   - isUnchanged: Stored with a queued message, to be run right before its delivery.
+    ///   - standIn: The messenger, which a queued message keeps as its author instead of an author
+    ///     that is being deinitialized (see `_authorToKeep`).
     /// - Complexity: O(1) amortized.
     @inlinable
     mutating func send(
         _ message: Message,
         author: AnyObject,
-        isUnchanged: ((Message) -> Bool)?
+        isUnchanged: ((Message) -> Bool)?,
+        standIn: AnyObject? = nil
     ) -> _SendAction<Message> {
         // No reference to the table is held across `_enqueue`, which would have to retain it:
         // that write would bounce the table's first cache line away from the thread delivering.
         guard _table != nil else { return .dropped }
         guard case .idle = phase else {
-            _enqueue(message, author: author, isUnchanged: isUnchanged)
+            _enqueue(message, author: author, isUnchanged: isUnchanged, standIn: standIn)
             return .queued
         }
         phase = .deliveringFromTable
@@ -269,8 +273,18 @@ struct _DeliveryState<Message> {
 
     /// Queues a message behind the running delivery. Kept out of line, so that the common case of
     /// ``send(_:author:isUnchanged:)`` stays small enough to inline.
+    ///
+    /// The message keeps its author alive until its delivery, unless the author is being
+    /// deinitialized (it sends from its `deinit`): then `standIn` is kept instead, or the message
+    /// is dropped if `standIn` is being deinitialized too.
     @inlinable @inline(never)
-    mutating func _enqueue(_ message: Message, author: AnyObject, isUnchanged: ((Message) -> Bool)?) {
+    mutating func _enqueue(
+        _ message: Message,
+        author: AnyObject,
+        isUnchanged: ((Message) -> Bool)?,
+        standIn: AnyObject?
+    ) {
+        guard let author = _authorToKeep(author, standIn: standIn) else { return }
         let extras = _madeExtras()
         extras.pointee.queue.append(
             _Envelope(message: message, author: author, sequence: extras.pointee.queuedCount, isUnchanged: isUnchanged)

@@ -127,15 +127,21 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
     ///     (``sendChange(author:checksChange:isolation:isUnchanged:_:)``) can be dropped.
     ///   - isolation: The actor of the sender; handlers isolated to it run synchronously.
     /// - Complexity: O(*n*) for *n* observations; O(1) when the message is queued.
+    ///   - standIn: The messenger the message is sent through: a message that has to wait keeps
+    ///     it as its author instead of an author that is being deinitialized. `nil` from a
+    ///     transform, which has no messenger at hand.
     @inlinable
     final func send(
         _ message: Message,
         author: AnyObject,
         checksChange: Bool,
-        isolation: (any Actor)?
+        isolation: (any Actor)?,
+        standIn: AnyObject? = nil
     ) {
         assert(!checksChange, "a message without an unchanged test cannot be checked for a change")
-        sendChange(author: author, checksChange: false, isolation: isolation, isUnchanged: nil) { message }
+        sendChange(author: author, checksChange: false, isolation: isolation, isUnchanged: nil, standIn: standIn) {
+            message
+        }
     }
 
     /// Makes a message from state that `produce` changes under the lock, and sends it.
@@ -143,15 +149,18 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
     /// - Parameters:
     ///   - checksChange: Must be `false`; see ``send(_:author:checksChange:isolation:)``.
     ///   - isolation: The actor of the sender; handlers isolated to it run synchronously.
+    ///   - standIn: The messenger; see ``send(_:author:checksChange:isolation:standIn:)``.
     @inlinable
     final func sendChange(
         author: AnyObject,
         checksChange: Bool,
         isolation: (any Actor)?,
+        standIn: AnyObject? = nil,
         _ produce: () -> Message
     ) {
         assert(!checksChange, "a message without an unchanged test cannot be checked for a change")
-        sendChange(author: author, checksChange: false, isolation: isolation, isUnchanged: nil, produce)
+        sendChange(
+            author: author, checksChange: false, isolation: isolation, isUnchanged: nil, standIn: standIn, produce)
     }
 
     /// Makes a message from state that `produce` changes under the lock, and sends it, unless
@@ -170,6 +179,7 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
     ///   - isolation: The actor of the sender; handlers isolated to it run synchronously.
     ///   - isUnchanged: A variable's `old == new`; a function without captures, so storing it
     ///     with a queued message allocates nothing.
+    ///   - standIn: The messenger; see ``send(_:author:checksChange:isolation:standIn:)``.
     /// - Complexity: O(*n*) for *n* observations; O(1) when the message is queued.
     @inlinable
     final func sendChange(
@@ -177,18 +187,19 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         checksChange: Bool,
         isolation: (any Actor)?,
         isUnchanged: ((Message) -> Bool)?,
+        standIn: AnyObject? = nil,
         _ produce: () -> Message
     ) {
         let test = checksChange ? isUnchanged : nil
         _lock()
         let message = produce()
-        let action = _state.pointee.send(message, author: author, isUnchanged: test)
+        let action = _state.pointee.send(message, author: author, isUnchanged: test, standIn: standIn)
         let baseline = _cleanEndsBaseline()
         _unlock()
         guard case .deliver(let table) = action else { return }
         if !(test?(message) ?? false) {
             // Delivered at once, to the table as it is: every observation in it came before.
-            _deliver(message, author: author, sequence: .max, to: table, baseline, isolation)
+            _deliver(message, author: author, sequence: .max, to: table, baseline, isolation, standIn: standIn)
         }
         // The common case, nothing queued or retired meanwhile, inline; the rest out of line.
         _lock()
@@ -259,7 +270,8 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         sequence: UInt64,
         to table: Unmanaged<_ObservationTable<Message>>,
         _ baseline: Int,
-        _ isolation: (any Actor)?
+        _ isolation: (any Actor)?,
+        standIn: AnyObject? = nil
     ) {
         let endsStarted = _endsStarted
         // The state keeps the table alive, unchanged, until this delivery has finished.
@@ -275,7 +287,7 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
                         // Read the flag only if an observation ended since the snapshot was taken.
                         if _messaging_counter_load(endsStarted) != baseline, !observation._isActive { return }
                         if observation._target != nil {
-                            observation._deliverIsolated(message, author, from: isolation)
+                            observation._deliverIsolated(message, author, from: isolation, standIn: standIn)
                         } else {
                             observation._call(message, author, isolation)
                         }

@@ -236,11 +236,18 @@ class _Observation<Message>: _ObservationRecord {
     /// actor's queue and then the handler, at once; otherwise appends the call to the actor's one
     /// queue, which runs it on the actor after everything posted before it, from any messenger.
     @usableFromInline
-    final func _deliverIsolated(_ message: Message, _ author: AnyObject, from current: (any Actor)?) {
+    final func _deliverIsolated(
+        _ message: Message,
+        _ author: AnyObject,
+        from current: (any Actor)?,
+        standIn: AnyObject? = nil
+    ) {
         guard let queue = _target else { return }
         let waiting = queue.post(
-            _ActorJob(run: { [self] in
-                if self._isActive { self._call(message, author, nil) }
+            // A posted call keeps its author until it runs; an author that sends from its `deinit`
+            // cannot be kept past it, so the messenger stands in (or, dying too, the call is dropped).
+            _ActorJob(run: { [self, author = _authorToKeep(author, standIn: standIn)] in
+                if let author, self._isActive { self._call(message, author, nil) }
             }),
             onActor: queue.isCurrent(current)
         )

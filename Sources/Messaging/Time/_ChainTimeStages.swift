@@ -120,6 +120,9 @@ final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable 
     @inlinable
     func receive(_ value: Value, author: AnyObject) {
         let now = _timeline.now
+        // The latest message waits for the countdown: an author sending from its `deinit` cannot
+        // wait with it.
+        let author = _authorToKeep(author, standIn: nil) ?? _noAuthor
         let action = _lock.withLock { _state.receive(_Authored(value: value, author: author), now: now) }
         // A superseded message is released here, after unlocking.
         guard case .startSleeper(let generation, let deadline) = action else { return }

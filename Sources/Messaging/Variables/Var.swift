@@ -111,7 +111,7 @@ public final class Var<Value: Equatable>: ObservableSource {
     /// - Complexity: O(*n*) for *n* observers.
     public func send(isolation: isolated (any Actor)? = #isolation) {
         var tracking: _VarTracking?
-        messenger._core.sendChange(author: self, checksChange: false, isolation: isolation) {
+        messenger._core.sendChange(author: self, checksChange: false, isolation: isolation, standIn: messenger) {
             tracking = _tracking
             return Update(_storage, _storage)
         }
@@ -177,6 +177,7 @@ public final class Var<Value: Equatable>: ObservableSource {
                 checksChange: true,
                 isolation: isolation,
                 isUnchanged: { $0.old == $0.new },
+                standIn: messenger,
                 {
                     let old = self._storage
                     var new = old
@@ -216,6 +217,7 @@ public final class Var<Value: Equatable>: ObservableSource {
                 checksChange: true,
                 isolation: isolation,
                 isUnchanged: { $0.old == $0.new },
+                standIn: messenger,
                 {
                     let old = self._storage
                     let new = transform(old)

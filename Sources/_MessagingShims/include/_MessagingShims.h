@@ -24,6 +24,22 @@ static inline void _messaging_counter_increment(intptr_t *counter) {
     __atomic_fetch_add(counter, 1, __ATOMIC_ACQ_REL);
 }
 
+// MARK: Objects being deinitialized
+//
+// A message that must wait (queued behind a running delivery, or posted to an actor) keeps a strong
+// reference to its author. If the author is running its `deinit` (an observable that sends from its
+// `deinit`), that reference would outlive the object, and Swift stops the program when a `deinit`
+// ends with references left. The Swift runtime answers the question in one atomic load of the
+// object's reference count; it is exported by the runtime on every platform Swift supports.
+
+/// The Swift runtime's own test (see the Swift runtime's `HeapObject.h`).
+extern bool swift_isDeallocating(void *object);
+
+/// Whether the Swift object at `object` has started its `deinit`.
+static inline bool _messaging_is_deallocating(const void *object) {
+    return swift_isDeallocating((void *)object);
+}
+
 // MARK: The lock
 //
 // A mutual-exclusion lock in one 32-bit word whose all-zero value is "unlocked", so that it can sit

@@ -462,7 +462,9 @@ final class _Outbox<Message> {
     /// the lock.
     @inlinable
     func post(_ message: Message, author: AnyObject) -> Bool {
-        _pending.append((message, author))
+        // A tuple may wait for the thread that sends them; an author sending from its `deinit`
+        // cannot wait with it.
+        _pending.append((message, _authorToKeep(author, standIn: nil) ?? _noAuthor))
         guard !_isSending else { return false }
         _isSending = true
         return true
