@@ -102,7 +102,9 @@ extension Observer {
 
 extension MainActorObserver {
     /// Starts observing `cache` and, if asked, first receives its latest message; `receive` runs
-    /// on the main actor, the replayed message before this method returns.
+    /// on the main actor, the replayed message before this method returns, even while another thread
+    /// is delivering on the cache. Called from a handler that runs on the same actor, the replay
+    /// waits for that handler to end instead, since handlers on one actor never nest.
     ///
     /// See ``ObservableCache/subscribe(replayingLatest:_:)`` for what the replay guarantees.
     ///
@@ -124,7 +126,9 @@ extension MainActorObserver {
 
 extension ActorObserver {
     /// Starts observing `cache` and, if asked, first receives its latest message; `receive` runs
-    /// on this actor, the replayed message before this method returns.
+    /// on this actor, the replayed message before this method returns, even while another thread
+    /// is delivering on the cache. Called from a handler that runs on the same actor, the replay
+    /// waits for that handler to end instead, since handlers on one actor never nest.
     ///
     /// See ``ObservableCache/subscribe(replayingLatest:_:)`` for what the replay guarantees.
     ///

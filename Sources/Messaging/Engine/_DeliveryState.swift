@@ -164,6 +164,11 @@ enum _ReplayAction<Message> {
     case deliver(Message)
     /// A delivery is running; it will deliver the latest message to the new observation, first.
     case queued
+    /// A delivery is running, and the new observation's handler belongs to the caller's actor:
+    /// the caller posts the latest message to that actor's queue before unlocking, so that it
+    /// comes before anything the running delivery can post for the observation, and runs it before
+    /// returning unless a handler on the actor is running already.
+    case postToActor(Message)
 }
 
 /// What the messenger does after ``_DeliveryState/finishDelivery()``.
@@ -449,7 +454,9 @@ struct _DeliveryState<Message> {
     ///
     /// If no delivery runs, the caller becomes the delivering thread: no other message can reach
     /// the observation before the caller has delivered `latest` to it. Otherwise `latest` is queued
-    /// for this observation alone, ahead of every message sent after it.
+    /// for this observation alone, ahead of every message sent after it; or, if `postsToActor` (the
+    /// observation's handler belongs to the caller's actor), handed back for the caller to post to
+    /// the actor's queue before unlocking.
     ///
     /// - Returns: What to deliver, and the registered owner when this is the only active
     ///   observation (see ``insert(_:)``), for the caller to tell after unlocking.
@@ -457,10 +464,14 @@ struct _DeliveryState<Message> {
     mutating func insertReplaying(
         _ observation: _Observation<Message>,
         latest: Message,
-        author: AnyObject
+        author: AnyObject,
+        postsToActor: Bool = false
     ) -> (_ReplayAction<Message>, owner: (any _ObservedOwner)?) {
         let owner = insert(observation)
         guard case .idle = phase else {
+            // The replay is the observation's own first message: it need not wait for the running
+            // delivery, which cannot reach the observation before the caller posts it.
+            if postsToActor { return (.postToActor(latest), owner) }
             let extras = _madeExtras()
             extras.pointee.queue.append(
                 _Envelope(

@@ -333,21 +333,39 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         author: AnyObject,
         isolation: (any Actor)?
     ) {
+        let postsToActor = observation._target?.isCurrent(isolation) ?? false
         _lock()
         guard observation._isActiveWhileLocked else {
             _unlock()
             return
         }
-        let (action, owner) = _state.pointee.insertReplaying(observation, latest: latest(), author: author)
+        let (action, owner) = _state.pointee.insertReplaying(
+            observation, latest: latest(), author: author, postsToActor: postsToActor)
+        // Posted under the lock (the actor queue's lock takes no other), so that the running
+        // delivery, which needs this lock for its next message, posts nothing for the observation
+        // before the replay.
+        var waiting: [_ActorJob]?
+        if case .postToActor(let message) = action { waiting = observation._postReplay(message, author) }
         _unlock()
         // The owner starts observing its origin first, so that nothing it forwards is missed.
         if let owner { owner._observedChanged() }
-        guard case .deliver(let read) = action else { return }
-        if observation._isActive {
-            let message = reread?() ?? read
-            _deliverOne(message, author: author, to: observation, isolation)
+        switch consume action {
+        case .queued:
+            return
+        case .postToActor(let message):
+            // On the actor, which was not running handlers: run what was waiting (it came first),
+            // then the replay, then what was posted meanwhile; otherwise the replay waits its turn.
+            guard let waiting, let queue = observation._target else { return }
+            for job in waiting { job.run() }
+            if observation._isActive { observation._call(message, author, isolation) }
+            queue.finishRunningNow()
+        case .deliver(let read):
+            if observation._isActive {
+                let message = reread?() ?? read
+                _deliverOne(message, author: author, to: observation, isolation)
+            }
+            _drainQueue(isolation: isolation)
         }
-        _drainQueue(isolation: isolation)
     }
 
     /// Adds an observation unless it already ended (a concurrent `stopObserving` may win the race).

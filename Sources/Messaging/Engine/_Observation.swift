@@ -259,6 +259,23 @@ class _Observation<Message>: _ObservationRecord {
     }
 }
 
+extension _Observation {
+    /// Posts a replay to the handler's actor, from code that runs on that actor, under the core's
+    /// lock.
+    ///
+    /// - Returns: `nil` if the call was queued (a handler on the actor is running: the replay
+    ///   waits its turn); otherwise the calls that were waiting, which the caller runs after
+    ///   unlocking, then the replay, then ``_ActorQueue/finishRunningNow()``.
+    final func _postReplay(_ message: Message, _ author: AnyObject) -> [_ActorJob]? {
+        _target?.post(
+            _ActorJob(run: { [self] in
+                if self._isActive { self._call(message, author, nil) }
+            }),
+            onActor: true
+        )
+    }
+}
+
 /// An observation whose handler takes the message.
 @usableFromInline
 final class _MessageObservation<Message>: _Observation<Message> {

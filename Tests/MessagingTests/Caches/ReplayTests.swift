@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Messaging
 import Testing
@@ -143,6 +144,55 @@ struct ReplayTests {
         #expect(await counter.start(count) == [9])
     }
 
+    @MainActor
+    @Test("a main-actor observer gets the replay before observe returns while another thread delivers on the variable")
+    func mainActorReplayDuringAnotherDelivery() async {
+        let name = Var("Ada")
+        let held = HeldDelivery(on: name)
+        held.start { name.value = "Grace" }
+        let observer = MainActorToken()
+        var received: [String] = []
+        observer.observe(name, replayingLatest: true) { update in
+            MainActor.assertIsolated()
+            received.append(update.new)
+        }
+        // The replay is the observation's own first message: it does not wait for that delivery.
+        #expect(received == ["Grace"])
+        name.value = "Hopper"  // queued behind the held delivery
+        #expect(held.release())
+        #expect(await eventually { received.count == 2 })
+        #expect(received == ["Grace", "Hopper"])
+        withExtendedLifetime(held) {}
+    }
+
+    @Test("an actor observer gets the replay before observe returns while another thread delivers on the variable")
+    func actorReplayDuringAnotherDelivery() async {
+        actor Counter: ActorObserver {
+            let receiver = Receiver()
+            var seen: [Int] = []
+            func start(_ count: Var<Int>) -> [Int] {
+                observe(count, replayingLatest: true) { update in
+                    self.assertIsolated()
+                    self.seen.append(update.new)
+                }
+                return seen
+            }
+            func waitFor(_ count: Int) async -> [Int] {
+                _ = await eventually { self.seen.count >= count }
+                return seen
+            }
+        }
+        let count = Var(1)
+        let held = HeldDelivery(on: count)
+        held.start { count.value = 2 }
+        let counter = Counter()
+        #expect(await counter.start(count) == [2])
+        count.value = 3  // queued behind the held delivery
+        #expect(held.release())
+        #expect(await counter.waitFor(2) == [2, 3])
+        withExtendedLifetime(held) {}
+    }
+
     @Test("replay and subscription are one atomic step: no change is missed or received twice, under threads")
     func replayIsAtomic() {
         let count = Var(0)
@@ -181,6 +231,48 @@ struct ReplayTests {
         // check, and the others above found nothing wrong.
         #expect(checkedRounds.value > 0)
         withExtendedLifetime(slow) {}
+    }
+}
+
+/// Holds the next delivery on a variable open, on a thread of its own, until released.
+private final class HeldDelivery<Value: Equatable & Sendable>: Sendable {
+    private let entered = DispatchSemaphore(value: 0)
+    private let gate = DispatchSemaphore(value: 0)
+    private let finished = DispatchGroup()
+    private let token: ObservationToken
+
+    init(on variable: Var<Value>) {
+        let entered = entered
+        let gate = gate
+        let isHeld = Locked(false)
+        token = variable.subscribe { _ in
+            let holds = isHeld.withLock { held in
+                defer { held = true }
+                return !held
+            }
+            guard holds else { return }
+            entered.signal()
+            gate.wait()
+        }
+    }
+
+    /// Runs `change` on a new thread and returns once its delivery is held open there.
+    func start(_ change: @escaping @Sendable () -> Void) {
+        finished.enter()
+        let finished = finished
+        Thread {
+            change()
+            finished.leave()
+        }.start()
+        entered.wait()
+    }
+
+    /// Lets the held delivery go on, and waits for it and what was queued behind it.
+    ///
+    /// - Returns: Whether the thread finished in time.
+    func release() -> Bool {
+        gate.signal()
+        return finished.wait(timeout: .now() + 10) == .success
     }
 }
 
