@@ -53,6 +53,12 @@ extension ObservableCache {
     /// `cache()`, a transform of a cache), ``latestMessage`` is read outside the lock; see
     /// <doc:CachesAndReplay> for what that guarantees.
     ///
+    /// - Important: For such a cache, if another thread is delivering on it when the observation
+    ///   starts (a transform already observed elsewhere, say), a change made between the read of
+    ///   ``latestMessage`` and the start of the observation is not received: the replay shows the
+    ///   state before it, and its message went only to the observations that existed then. Keep
+    ///   the state in a ``Var`` and observe the variable where every change must arrive.
+    ///
     /// - Parameters:
     ///   - replayingLatest: Whether the handler first receives ``latestMessage``.
     ///   - receive: The handler, called on the thread that delivers the message (for the replayed

@@ -555,7 +555,8 @@ extension Var where Value: Numeric {
     /// ```
     ///
     /// Unlike `count.value += 1`, no other change can come between the read and the write. Adding
-    /// zero sends nothing. Overflow traps, as `+=` on the numbers does.
+    /// zero sends nothing. Overflow traps, as `+=` on the numbers does: `Var(Int.max) += 1` stops
+    /// the program.
     ///
     /// - Parameters:
     ///   - variable: The variable to change.
@@ -567,6 +568,8 @@ extension Var where Value: Numeric {
 
     /// Subtracts `amount` from the value in one atomic step; see ``+=(_:_:)-(_,Value)``.
     ///
+    /// Overflow traps, as `-=` on the numbers does (`Var(Int.min) -= 1`, say, stops the program).
+    ///
     /// - Parameters:
     ///   - variable: The variable to change.
     ///   - amount: The number to subtract.
@@ -576,6 +579,8 @@ extension Var where Value: Numeric {
     }
 
     /// Multiplies the value by `factor` in one atomic step; see ``+=(_:_:)-(_,Value)``.
+    ///
+    /// Overflow traps, as `*=` on the numbers does (`Var(Int.max) *= 2`, say, stops the program).
     ///
     /// - Parameters:
     ///   - variable: The variable to change.

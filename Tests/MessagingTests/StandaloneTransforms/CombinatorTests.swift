@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Messaging
 import Testing
 
@@ -16,6 +18,42 @@ struct CombinatorTests {
         a.send(4)
         #expect(log.value == [1, 2, 3, 4])
         withExtendedLifetime(token) {}
+    }
+
+    /// The limit stated in `Merged`'s documentation: one thread's messages keep their order across
+    /// sources only while no other thread is delivering on those sources.
+    @Test func mergeOrderAcrossSourcesYieldsToAnotherThreadsDelivery() {
+        let a = Messenger<Int>()
+        let b = Messenger<Int>()
+        let merged = merge(a, b)
+        let log = Locked<[Int]>([])
+        let token = merged.subscribe { value in log.withLock { $0.append(value) } }
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let holder = a.subscribe { value in
+            guard value == 0 else { return }
+            entered.signal()
+            gate.wait()
+        }
+        let finished = DispatchGroup()
+        finished.enter()
+        Thread {
+            a.send(0)  // held open in `holder`, after the merge got it
+            finished.leave()
+        }.start()
+        entered.wait()
+        a.send(1)  // queued behind the other thread's delivery on `a`
+        b.send(2)  // `b` is idle: delivered at once
+        gate.signal()
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(log.value == [0, 2, 1])
+        // With both sources idle, one thread's order holds across them.
+        log.withLock { $0 = [] }
+        a.send(3)
+        b.send(4)
+        a.send(5)
+        #expect(log.value == [3, 4, 5])
+        withExtendedLifetime((token, holder)) {}
     }
 
     @Test func mergeObservesItsSourcesOnlyWhileObservedAndOnce() {

@@ -9,7 +9,11 @@
 /// ```
 ///
 /// Each message keeps its author. Messages of one source arrive in the order that source sent
-/// them; messages of different sources sent from one thread arrive in the order they were sent.
+/// them. Messages of different sources sent from one thread arrive in the order they were sent
+/// while no other thread is delivering on those sources; a message that finds its source busy
+/// with another thread's delivery waits in that source's queue and reaches the merge when that
+/// delivery gets to it, so a later message of an idle source can arrive first. Send through one
+/// source (or one messenger that both feed) where the order across sources matters.
 ///
 /// It observes its sources only while it is observed itself, once each however many observe it,
 /// and observing it keeps it and its sources alive for as long as the observation lasts. It holds
