@@ -55,7 +55,12 @@ public typealias _GeneralObserverSendableMetatype = Any
 ///
 /// The default implementations are thread-safe: every operation takes the ledger's lock for a few
 /// instructions and runs the callbacks after releasing it (its own, and any that other threads
-/// queued meanwhile for this observable; see ``observer(_:didSubscribe:)``).
+/// queued meanwhile for this observable; see ``observer(_:didSubscribe:)``). The objects are not
+/// made thread-safe: a callback runs on a thread that changes the relationship, and ``observers``
+/// hands the observers to the thread that asks. An observer that is not `Sendable` is therefore
+/// safe only while every change and listing that reaches it happens on its own thread, as in
+/// single-threaded code; once several threads change or list relationships, make every conformer
+/// they reach `Sendable`. See the article "Memory and Threads".
 ///
 /// A conformance cannot be isolated to a global actor: the protocol inherits `SendableMetatype`,
 /// so `@MainActor final class Panel: @MainActor GeneralObservable` does not compile, because

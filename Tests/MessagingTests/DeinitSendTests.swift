@@ -82,14 +82,18 @@ struct DeinitSendTests {
         observer.observe(messenger) { [observer] message, author in
             observer.entries.append("\(message) by messenger: \(author === messenger)")
         }
-        // Dies on another thread: the main-actor handler cannot run there, so its call is posted.
-        await Task.detached {
+        // Made and dropped on another thread, which sends nothing else: no earlier call posted to
+        // the main actor holds the owner, so it dies there, and the main-actor handler, which
+        // cannot run there, has its call posted.
+        let diedThere = await Task.detached {
             var owner: Announcer? = Announcer(messenger)
-            owner?.send("hello")
+            weak let weakOwner = owner
             owner = nil
+            return weakOwner == nil
         }.value
-        #expect(await eventually { observer.entries.count == 2 })
-        #expect(observer.entries == ["hello by messenger: false", "willDie by messenger: true"])
+        #expect(diedThere)
+        #expect(await eventually { observer.entries.count == 1 })
+        #expect(observer.entries == ["willDie by messenger: true"])
     }
 
     @Test("a messenger that sends from its own deinit during its delivery: the message is dropped, nothing stops")

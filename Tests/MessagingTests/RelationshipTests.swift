@@ -35,7 +35,7 @@ struct RelationshipTests {
     }
 
     /// An observable that logs `observer(_:didSubscribe:)`, with what it sees at that moment.
-    final class Sky: ObservableSource, Named {
+    final class Sky: ObservableSource, Named, Sendable {
         let messenger = Messenger<String>()
         let name: String
         let log: EventLog

@@ -3,7 +3,7 @@ import GeneralObserver
 /// An object that observes: it has a ``Receiver`` that keeps its observations alive.
 ///
 /// ```swift
-/// class Dog: Observer {
+/// final class Dog: Observer {
 ///     let receiver = Receiver()
 /// }
 ///
@@ -23,6 +23,25 @@ import GeneralObserver
 /// handlers that belong to an actor, conform to ``MainActorObserver`` (a view model, say) or
 /// ``ActorObserver`` (an actor) instead: their handlers run on that actor and may use its state.
 ///
+/// ## Why an observer is `Sendable`
+/// An observer is reached from other threads by more than its handlers: its relationship
+/// callbacks (``GeneralSubscriber/subscribedTo(_:)``, ``GeneralSubscriber/unsubscribedFrom(_:)``)
+/// run on whichever thread begins or ends the relationship (another thread's
+/// `stopBeingObserved()`, say), and an observable's ``GeneralObservable/observers`` hands the
+/// observer to whichever thread asks. So `Observer` requires `Sendable`, and the compiler rejects
+/// an observer with unguarded mutable state:
+///
+/// ```swift
+/// final class Dog: Observer {
+///     let receiver = Receiver()
+///     var events = 0  // error: stored property 'events' of 'Sendable'-conforming class 'Dog' is mutable
+/// }
+/// ```
+///
+/// An observer with state is a ``MainActorObserver`` (a main-actor class, `Sendable` by its
+/// isolation) or an ``ActorObserver``, or keeps its state behind a lock (then `@unchecked
+/// Sendable`, with a comment naming the lock). An immutable `final class` is `Sendable` as it is.
+///
 /// ## Memory
 /// An observation lives as long as both its observer and the observable's messenger: when either
 /// dies, the observation ends and the other side forgets it. A messenger keeps its handlers alive,
@@ -30,7 +49,7 @@ import GeneralObserver
 /// observable lives, and forever if the observer owns the observable. Use
 /// ``observeWeakly(_:_:)``, whose handler receives the observer instead of capturing it, or
 /// capture `[weak self]`; see <doc:MemoryManagement>.
-public protocol Observer: GeneralTrackingSubscriber {
+public protocol Observer: GeneralTrackingSubscriber, Sendable {
     /// The receiver that holds this observer's observations.
     ///
     /// Return the same receiver every time, typically a `let` property.

@@ -3,7 +3,7 @@ import GeneralObserver
 /// What makes an object an ``Observer``: it keeps the object's observations alive.
 ///
 /// ```swift
-/// class Dog: Observer {
+/// final class Dog: Observer {
 ///     let receiver = Receiver()
 /// }
 /// ```

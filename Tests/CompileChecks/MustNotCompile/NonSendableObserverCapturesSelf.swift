@@ -1,7 +1,7 @@
-// expected-error: capture of 'self' with non-Sendable type 'Dog' in a '@Sendable' closure
+// expected-error: stored property 'barks' of 'Sendable'-conforming class 'Dog' is mutable
 //
-// Rejected: `Dog` is neither `Sendable` nor bound to an actor, yet its handler would change its
-// state from the delivering thread, at the same time as code on other threads.
+// Rejected: an `Observer` is `Sendable`, and `Dog`'s state is unguarded, yet its handler would
+// change it from the delivering thread, at the same time as code on other threads.
 // Write it right: make the observer a `MainActorObserver` (its handlers run on the main actor) or
 // an `ActorObserver`, or make it `Sendable` (immutable, or guarding its state with a lock).
 import Messaging
