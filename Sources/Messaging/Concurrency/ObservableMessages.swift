@@ -12,6 +12,9 @@
 /// - **Broadcast.** Every iterator made from the sequence (every `for await` loop) starts its own
 ///   observation when it is made and receives every message sent from then on, in the order they
 ///   were sent, whatever the other iterators do. An iterator made later misses what was sent before.
+///   So a loop inside a new `Task` misses what is sent after the task was created and before it
+///   runs its loop; ``ObservableSource/makeMessageStream(bufferingPolicy:)`` starts receiving
+///   before the task instead (see ``MessageStream``).
 /// - **Buffering.** A message that arrives while the consumer is busy waits in that consumer's
 ///   buffer, by the ``MessageBuffering`` policy given; the sender never waits.
 /// - **End.** The sequence ends (`next()` returns `nil`) after the buffered messages when the
@@ -106,7 +109,9 @@ extension ObservableSource where Message: Sendable {
     /// // The loop ends when the messenger dies; `break` or cancelling the task ends the observation.
     /// ```
     ///
-    /// See ``ObservableMessages`` for when iteration starts and ends.
+    /// See ``ObservableMessages`` for when iteration starts and ends. A loop in a new `Task` starts
+    /// when the task runs; to miss nothing sent before that, use
+    /// ``makeMessageStream(bufferingPolicy:)``.
     public var messages: ObservableMessages<Message> {
         ObservableMessages(messenger, buffering: .unbounded)
     }

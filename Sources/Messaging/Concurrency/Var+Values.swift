@@ -15,6 +15,11 @@
 /// element is an update's ``Update/new``: a value repeats only when ``Var/send(isolation:)`` sends
 /// it again.
 ///
+/// A loop inside a new `Task` starts with the value of the moment the task runs its loop, so it
+/// skips the changes made between the task's creation and then;
+/// ``Var/makeValueStream(bufferingPolicy:)`` starts before the task instead (see
+/// ``VariableValueStream``).
+///
 /// Buffering, the end (the variable's messenger dies, or
 /// ``ObservableSource/stopBeingObserved()``), cancellation and lifetimes are those of
 /// ``ObservableMessages``; the first value counts against the buffer's limit like any other, so

@@ -13,8 +13,8 @@ final class _MessageBuffer<Message: Sendable>: ManagedBuffer<_MessageBufferState
 {
     // Shared between threads although `ManagedBuffer` is not `Sendable` (the observation that
     // feeds it lives in its messenger's core; `_SharedBuffer` carries it into a cancellation
-    // handler): the state is only accessed under the lock word, its one element, except by
-    // `_seed(_:)`, before any other thread can reach the buffer.
+    // handler and into a stream's storage): the state is only accessed under the lock word, its
+    // one element, except by `_seed(_:)`, before any other thread can reach the buffer.
 
     /// Makes a buffer and the observation that feeds it; the observation is not inserted yet.
     @inlinable
@@ -79,6 +79,22 @@ final class _MessageBuffer<Message: Sendable>: ManagedBuffer<_MessageBufferState
         action.waiting?.resume(returning: nil)
     }
 
+    /// Takes a stream's buffer for an iterator: `true` for the first caller only.
+    @usableFromInline
+    final func _claim() -> Bool {
+        _withLock { $0.claim() }
+    }
+
+    /// Ends the buffer as ``_cancel()`` does, unless an iterator claimed it: for a stream that is
+    /// released.
+    @usableFromInline
+    final func _abandon() {
+        guard let action = _withLock({ $0.abandon() }) else { return }
+        _ = action.observation?._end()
+        action.waiting?.resume(returning: nil)
+        // The dropped messages are released here, after unlocking.
+    }
+
     /// Waits for the next message, or `nil` at the end; cancelling the task ends the buffer.
     @usableFromInline
     final func _waitForMessage(isolation actor: isolated (any Actor)?) async -> Message? {
@@ -95,7 +111,8 @@ final class _MessageBuffer<Message: Sendable>: ManagedBuffer<_MessageBufferState
     }
 }
 
-/// A buffer, for a closure that another thread may run (a task's cancellation handler).
+/// A buffer, for a closure that another thread may run (a task's cancellation handler), or for a
+/// stream's storage, which any task may hold.
 @usableFromInline
 struct _SharedBuffer<Message: Sendable>: @unchecked Sendable {  // the buffer's state is guarded by its lock word
     @usableFromInline let buffer: _MessageBuffer<Message>
@@ -185,12 +202,51 @@ extension Messenger where Message: Sendable {
         _ buffering: MessageBuffering,
         seed: (() -> Message)? = nil
     ) -> _MessageConsumer<Message> {
+        _MessageConsumer(_startBuffer(buffering, seed: seed))
+    }
+
+    /// Starts a buffer and the token-like observation that feeds it, for a consumer made now or
+    /// later; see ``_startConsumer(_:seed:)``.
+    ///
+    /// - Complexity: O(1) amortized.
+    @usableFromInline
+    final func _startBuffer(
+        _ buffering: MessageBuffering,
+        seed: (() -> Message)?
+    ) -> _MessageBuffer<Message> {
         let (buffer, observation) = _MessageBuffer.make(buffering, core: _core)
         if let seed {
             _core.insert(observation) { buffer._seed(seed()) }
         } else {
             _core.insert(observation)
         }
-        return _MessageConsumer(buffer)
+        return buffer
+    }
+}
+
+/// What a stream (``MessageStream``, ``VariableValueStream``) holds: a started buffer that the
+/// first iterator claims. Releasing the stream's last copy ends the buffer's observation unless an
+/// iterator claimed it.
+@usableFromInline
+final class _MessageStreamStorage<Message: Sendable>: Sendable {
+    /// The buffer; whether it is claimed is part of its state, under its lock word.
+    @usableFromInline let _shared: _SharedBuffer<Message>
+
+    @usableFromInline
+    init(_ buffer: _MessageBuffer<Message>) {
+        _shared = _SharedBuffer(buffer: buffer)
+    }
+
+    deinit {
+        _shared.buffer._abandon()
+    }
+
+    /// The consumer of the buffer for the first caller; an empty consumer for any other.
+    ///
+    /// - Complexity: O(1).
+    @usableFromInline
+    final func _makeConsumer() -> _MessageConsumer<Message> {
+        let buffer = _shared.buffer
+        return _MessageConsumer(buffer._claim() ? buffer : nil)
     }
 }

@@ -27,6 +27,10 @@ struct _MessageBufferState<Message: Sendable> {
     /// observation's handler.
     @usableFromInline var observation: _Observation<Message>?
     @usableFromInline var phase = _Phase.observing
+    /// Whether an iterator took the buffer as its own: set by ``claim()``, which only a stream
+    /// (``MessageStream``, ``VariableValueStream``) calls; the buffer of an ``ObservableMessages``
+    /// iterator belongs to its consumer from the start and never reads it.
+    @usableFromInline var isClaimed = false
     /// How many messages may wait; `Int.max` when unbounded.
     @usableFromInline let limit: Int
     /// Whether a full buffer drops its oldest message for a new one, or the new one.
@@ -166,6 +170,30 @@ struct _MessageBufferState<Message: Sendable> {
             self.observation = observation
             self.dropped = dropped
         }
+    }
+
+    /// An iterator asks to take the buffer of a stream: the first one gets it, any other one
+    /// gets nothing.
+    ///
+    /// - Returns: Whether the caller is the buffer's consumer from now on.
+    /// - Complexity: O(1).
+    @inlinable
+    mutating func claim() -> Bool {
+        if isClaimed { return false }
+        isClaimed = true
+        return true
+    }
+
+    /// The stream that held the buffer was released: ends the buffer as ``cancel()`` does, unless
+    /// an iterator claimed it, which then owns it.
+    ///
+    /// - Returns: What to do after unlocking, or `nil` if an iterator claimed the buffer.
+    /// - Complexity: O(1).
+    @inlinable
+    mutating func abandon() -> CancelAction? {
+        if isClaimed { return nil }
+        isClaimed = true
+        return cancel()
     }
 
     /// The consumer's side ended: its task was cancelled, or it let go of its iterator. Nothing
