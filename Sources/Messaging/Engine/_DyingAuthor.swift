@@ -10,15 +10,20 @@ import _MessagingShims
 /// - Parameter standIn: The messenger the message goes through; `nil` where none is at hand (the
 ///   inner state of a transform), and then `_noAuthor` stands in.
 /// - Complexity: O(1): one atomic load of the author's reference count.
-@usableFromInline @inline(never)
+@inlinable @inline(__always)
 func _authorToKeep(_ author: AnyObject, standIn: AnyObject?) -> AnyObject? {
-    guard _isDeallocating(author) else { return author }
+    _isDeallocating(author) ? _standInAuthor(standIn) : author
+}
+
+/// The author that stands in for one being deinitialized; see ``_authorToKeep(_:standIn:)``.
+@usableFromInline @inline(never)
+func _standInAuthor(_ standIn: AnyObject?) -> AnyObject? {
     guard let standIn else { return _noAuthor }
     return _isDeallocating(standIn) ? nil : standIn
 }
 
 /// Whether `object` has started its `deinit`.
-@usableFromInline
+@inlinable @inline(__always)
 func _isDeallocating(_ object: AnyObject) -> Bool {
     _messaging_is_deallocating(Unmanaged.passUnretained(object).toOpaque())
 }
