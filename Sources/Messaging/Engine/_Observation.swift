@@ -246,7 +246,7 @@ class _Observation<Message>: _ObservationRecord {
         )
         guard let waiting else { return }
         // On the actor: the calls that were waiting came first.
-        for job in waiting { job.run() }
+        waiting.run()
         if _isActive { _call(message, author, current) }
         queue.finishRunningNow()
     }
