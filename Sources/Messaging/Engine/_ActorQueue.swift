@@ -163,6 +163,20 @@ final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_l
         return waiting
     }
 
+    /// Takes the queue for a delivery that runs on the actor, unless calls are running on it
+    /// already (the delivery runs inside one of them).
+    ///
+    /// - Returns: `nil` if calls are running. Otherwise the calls that were waiting: the caller
+    ///   runs them all, then its own call, then ``finishRunningNow()``.
+    /// - Complexity: O(1).
+    func takeOver() -> _WaitingJobs? {
+        _lock.withLock { () -> _WaitingJobs? in
+            if _isRunning { return nil }
+            _isRunning = true
+            return _takeWaiting()
+        }
+    }
+
     /// Runs what was posted while the caller ran calls at once, for at most one slice, then marks
     /// the queue idle; a drain is scheduled for what is left.
     @usableFromInline
