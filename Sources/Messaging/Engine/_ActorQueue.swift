@@ -239,25 +239,26 @@ final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_l
             while index < batch.count {
                 batch[index].run()
                 index &+= 1
-                if _now() >= deadline { return _endSlice(leaving: batch, from: index) }
+                if _now() >= deadline { return _endSlice(leaving: consume batch, from: index) }
             }
         }
     }
 
     /// Ends a slice whose time is spent: puts back the calls of `batch` from `index` (the oldest
     /// in the queue), marks the queue idle and schedules a drain if any call is left.
-    private func _endSlice(leaving batch: [_ActorJob], from index: Int) {
-        var rest = batch
+    private func _endSlice(leaving batch: consuming [_ActorJob], from index: Int) {
         var start = index
-        if start == rest.count {
-            rest = []
+        if start == batch.count {
+            batch = []
             start = 0
-        } else if start >= rest.count / 2 {
+        } else if start >= batch.count / 2 {
             // Drops the calls that ran, so that what they captured is released now, outside the
-            // lock; copying the rest, no more than what ran, keeps each call O(1) amortized.
-            rest.removeFirst(start)
+            // lock; the batch is this slice's alone, so the rest moves in place, and moving no more
+            // than what ran keeps each call O(1) amortized.
+            batch.removeFirst(start)
             start = 0
         }
+        var rest = batch
         let schedules = _lock.withLock { () -> Bool in
             // `_batch` is empty: this slice took it.
             swap(&rest, &_batch)
