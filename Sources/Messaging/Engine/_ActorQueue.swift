@@ -8,28 +8,6 @@ struct _ActorJob {
     var runsWithoutActor = false
 }
 
-/// The calls that were waiting when a delivery on the actor took the queue: the rest of a batch
-/// that a slice left unfinished (`older[olderStart...]`), then the calls posted after it.
-@usableFromInline
-struct _WaitingJobs {
-    var older: [_ActorJob]
-    var olderStart: Int
-    var newer: [_ActorJob]
-
-    /// Runs every call, oldest first; on the actor.
-    ///
-    /// - Complexity: O(*n*) for *n* calls.
-    @usableFromInline
-    func run() {
-        var index = olderStart
-        while index < older.count {
-            older[index].run()
-            index &+= 1
-        }
-        for job in newer { job.run() }
-    }
-}
-
 /// The one queue of handler calls bound for one actor, from every messenger.
 ///
 /// Every observation whose handler belongs to the same actor shares this queue, so the actor runs
@@ -144,36 +122,65 @@ final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_l
 
     /// Posts a call from a delivery that runs on the actor if `onActor`.
     ///
-    /// - Returns: `nil` if the call was queued. Otherwise the calls that were waiting: the caller,
-    ///   which runs on the actor, runs them all, then its own call, then ``finishRunningNow()``.
-    /// - Complexity: O(1) amortized.
+    /// - Returns: `nil` if the call was queued. Otherwise the queue is the caller's: it runs on the
+    ///   actor, and this function has run the rest of a batch that a slice left, if any; the
+    ///   caller runs the returned calls, which waited after those, then its own call, then
+    ///   ``finishRunningNow()``.
+    /// - Complexity: O(1) amortized, plus the calls a slice left.
     @usableFromInline
-    func post(_ job: @autoclosure () -> _ActorJob, onActor: Bool) -> _WaitingJobs? {
-        let (waiting, schedules) = _lock.withLock { () -> (_WaitingJobs?, Bool) in
+    func post(_ job: @autoclosure () -> _ActorJob, onActor: Bool) -> [_ActorJob]? {
+        let (waiting, flag) = _lock.withLock { () -> ([_ActorJob]?, Bool) in
             if onActor && !_isRunning {
                 _isRunning = true
-                return (_takeWaiting(), false)
+                // On the actor, the flag tells whether a slice may have left a rest, which came
+                // first: a rest is left only with a drain scheduled for it.
+                return (_takePending(), _isDrainScheduled)
             }
             _pending.append(job())
             guard !_isRunning, !_isDrainScheduled else { return (nil, false) }
             _isDrainScheduled = true
             return (nil, true)
         }
-        if schedules { _scheduleDrain() }
+        guard flag else { return waiting }
+        if waiting == nil {
+            _scheduleDrain()
+        } else {
+            _runRest()
+        }
         return waiting
     }
 
     /// Takes the queue for a delivery that runs on the actor, unless calls are running on it
-    /// already (the delivery runs inside one of them).
+    /// already (the delivery runs inside one of them); as ``post(_:onActor:)`` without a call.
     ///
-    /// - Returns: `nil` if calls are running. Otherwise the calls that were waiting: the caller
-    ///   runs them all, then its own call, then ``finishRunningNow()``.
-    /// - Complexity: O(1).
-    func takeOver() -> _WaitingJobs? {
-        _lock.withLock { () -> _WaitingJobs? in
-            if _isRunning { return nil }
+    /// - Returns: `nil` if calls are running. Otherwise, as ``post(_:onActor:)`` on the actor.
+    /// - Complexity: O(1), plus the calls a slice left.
+    func takeOver() -> [_ActorJob]? {
+        let (waiting, hasRest) = _lock.withLock { () -> ([_ActorJob]?, Bool) in
+            if _isRunning { return (nil, false) }
             _isRunning = true
-            return _takeWaiting()
+            return (_takePending(), _isDrainScheduled)
+        }
+        if hasRest { _runRest() }
+        return waiting
+    }
+
+    /// Runs the rest of a batch that a slice left, if any, for a delivery on the actor that has
+    /// just taken the queue: those calls come before every other.
+    ///
+    /// While the queue is marked running, only its runner reads or writes the rest, so the rest
+    /// that the caller saw under the lock is still there.
+    private func _runRest() {
+        var rest: [_ActorJob] = []
+        var index = 0
+        _lock.withLock {
+            swap(&rest, &_batch)
+            index = _batchStart
+            _batchStart = 0
+        }
+        while index < rest.count {
+            rest[index].run()
+            index &+= 1
         }
     }
 
@@ -181,7 +188,14 @@ final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_l
     /// the queue idle; a drain is scheduled for what is left.
     @usableFromInline
     func finishRunningNow() {
-        _runSlice()
+        // The caller ran the rest of any batch (`_runRest`), and only the queue's runner leaves
+        // one: only `_pending` can hold calls.
+        let isIdle = _lock.withLock { () -> Bool in
+            guard _pending.isEmpty else { return false }
+            _isRunning = false
+            return true
+        }
+        if !isIdle { _runSlice() }
     }
 
     private func _scheduleDrain() {
@@ -271,26 +285,31 @@ final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_l
         if schedules { _scheduleDrain() }
     }
 
-    /// Takes the waiting calls; call under the lock.
-    private func _takeWaiting() -> _WaitingJobs {
-        var waiting = _WaitingJobs(older: [], olderStart: 0, newer: [])
-        if !_batch.isEmpty {
-            swap(&waiting.older, &_batch)
-            waiting.olderStart = _batchStart
-            _batchStart = 0
-        }
-        swap(&waiting.newer, &_pending)
-        return waiting
+    /// Takes the rest of a batch that a slice left; call under the lock.
+    private func _takeBatch(into older: inout [_ActorJob], from start: inout Int) {
+        swap(&older, &_batch)
+        start = _batchStart
+        _batchStart = 0
+    }
+
+    /// Takes the calls posted and not yet taken; call under the lock.
+    private func _takePending() -> [_ActorJob] {
+        var taken: [_ActorJob] = []
+        swap(&taken, &_pending)
+        return taken
     }
 
     private func _discardAll() {
-        let discarded = _lock.withLock { () -> _WaitingJobs in
+        var older: [_ActorJob] = []
+        var olderStart = 0
+        let newer = _lock.withLock { () -> [_ActorJob] in
             _isDrainScheduled = false
-            return _takeWaiting()
+            _takeBatch(into: &older, from: &olderStart)
+            return _takePending()
         }
         // Released here, outside the lock; a waiter is still woken.
-        for job in discarded.older[discarded.olderStart...] where job.runsWithoutActor { job.run() }
-        for job in discarded.newer where job.runsWithoutActor { job.run() }
+        for job in older[olderStart...] where job.runsWithoutActor { job.run() }
+        for job in newer where job.runsWithoutActor { job.run() }
     }
 }
 

@@ -47,7 +47,7 @@ final class _BufferedObservation<Message>: _Observation<Message> {
     /// runs there, otherwise into the buffer, posting a call to `queue` unless the buffer is full.
     func _deliverBuffered(_ message: Message, _ author: AnyObject, on queue: _ActorQueue, from current: (any Actor)?) {
         if queue.isCurrent(current), let waiting = queue.takeOver() {
-            waiting.run()
+            for waitingJob in waiting { waitingJob.run() }
             if _isActive { _call(message, author, current) }
             queue.finishRunningNow()
             return

@@ -263,7 +263,7 @@ class _Observation<Message>: _ObservationRecord {
         )
         guard let waiting else { return }
         // On the actor: the calls that were waiting came first.
-        waiting.run()
+        for job in waiting { job.run() }
         if _isActive { _call(message, author, current) }
         queue.finishRunningNow()
     }

@@ -54,7 +54,7 @@ func _hopToActor<Isolation: Actor, Value: Sendable>(
 /// queue, which came first), otherwise queues it; as `_Observation._deliverIsolated` does.
 private func _runOrPost(_ job: _ActorJob, on queue: _ActorQueue, onActor: Bool) {
     guard let waiting = queue.post(job, onActor: onActor) else { return }
-    waiting.run()
+    for waitingJob in waiting { waitingJob.run() }
     job.run()
     queue.finishRunningNow()
 }
