@@ -17,7 +17,7 @@ if ((${#scenarios[@]} == 0)); then
         standalone-map-shared-1000
         token-subscribe-cancel observe-existing observe-and-stop empty-messenger am-i-subscribed-1000
         throttle-1 debounce-1 chain-throttle-1 chain-debounce-1 combine-latest-2 combine-latest-4
-        combine-latest-5 ledger-subscribe-unsubscribe)
+        combine-latest-5 ledger-subscribe-unsubscribe main-actor-send-1)
 fi
 
 instructions() {

@@ -1,14 +1,16 @@
-/// How many messages an async sequence of messages keeps for a consumer that has not asked for
-/// them yet, and which ones it keeps when that many are waiting.
+/// How many messages wait for a consumer that has not taken them yet, and which ones are kept when
+/// that many are waiting: for an async sequence of messages, and for a handler of a
+/// ``MainActorObserver`` or an ``ActorObserver`` whose messages wait for its actor.
 ///
 /// ```swift
 /// for await message in messenger.messages { ... }                                   // unbounded
 /// for await frame in camera.messages(bufferingPolicy: .newest(1)) { render(frame) } // the latest
 /// for await job in queue.messages(bufferingPolicy: .oldest(100)) { run(job) }       // the first 100
+/// observe(model.progress, buffering: .newest(1)) { self.show($0.new) }              // the latest
 /// ```
 ///
-/// A message that arrives while the consumer waits in `next()` goes straight to it and is never
-/// counted. The others wait in the consumer's buffer:
+/// For an async sequence, a message that arrives while the consumer waits in `next()` goes
+/// straight to it and is never counted. The others wait in the consumer's buffer:
 ///
 /// - ``unbounded``: every message waits until the consumer takes it; nothing is dropped, and a
 ///   consumer that falls behind makes the buffer grow.
@@ -19,6 +21,14 @@
 ///
 /// Each consumer has its own buffer, so one slow consumer neither slows nor drops messages for
 /// another, and the sender never waits for a consumer.
+///
+/// For an actor observer's handler (``MainActorObserver/observe(_:buffering:counting:_:)``,
+/// ``ActorObserver/observe(_:buffering:counting:_:)``), the waiting messages are the observation's
+/// calls in its actor's queue; a message sent on the actor while no handler runs there is handled
+/// at once and never counted. Those functions say where in the actor's order a kept message runs,
+/// and a ``MessageDropCounter`` counts what was dropped.
+///
+/// - Complexity: Making and comparing policies is O(1).
 public struct MessageBuffering: Sendable, Hashable {
     /// How many messages may wait; `Int.max` when unbounded.
     @usableFromInline let _limit: Int
@@ -32,6 +42,8 @@ public struct MessageBuffering: Sendable, Hashable {
     }
 
     /// Keeps every message until the consumer takes it. The default.
+    ///
+    /// - Complexity: O(1) to read.
     public static let unbounded = MessageBuffering(_limit: .max, keepsNewest: false)
 
     /// Keeps at most `limit` messages, dropping the oldest waiting one for each new message.
@@ -42,6 +54,7 @@ public struct MessageBuffering: Sendable, Hashable {
     /// - Parameter limit: How many messages may wait; not negative. `Int.max` means ``unbounded``.
     /// - Returns: The policy.
     /// - Precondition: `limit >= 0`.
+    /// - Complexity: O(1).
     public static func newest(_ limit: Int) -> MessageBuffering {
         precondition(limit >= 0, "MessageBuffering.newest(_:) needs a limit of 0 or more, not \(limit)")
         return limit == .max ? .unbounded : MessageBuffering(_limit: limit, keepsNewest: true)
@@ -55,11 +68,14 @@ public struct MessageBuffering: Sendable, Hashable {
     /// - Parameter limit: How many messages may wait; not negative. `Int.max` means ``unbounded``.
     /// - Returns: The policy.
     /// - Precondition: `limit >= 0`.
+    /// - Complexity: O(1).
     public static func oldest(_ limit: Int) -> MessageBuffering {
         precondition(limit >= 0, "MessageBuffering.oldest(_:) needs a limit of 0 or more, not \(limit)")
         return limit == .max ? .unbounded : MessageBuffering(_limit: limit, keepsNewest: false)
     }
 
     /// The most messages that may wait, or `nil` when unbounded.
+    ///
+    /// - Complexity: O(1).
     public var limit: Int? { _limit == .max ? nil : _limit }
 }

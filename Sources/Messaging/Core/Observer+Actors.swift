@@ -56,6 +56,55 @@ extension MainActorObserver {
     }
 }
 
+extension MainActorObserver {
+    /// Starts observing `observable` with at most a given number of calls waiting for the main
+    /// actor; `receive` runs on the main actor.
+    ///
+    /// A message sent on the main actor while no handler runs there is handled at once, as with
+    /// ``observe(_:_:)-(Source,(Source.Message)->Void)``. Every other message waits in the main
+    /// actor's queue, and `buffering` bounds how many of this observation's messages wait there:
+    ///
+    /// ```swift
+    /// // A label needs only the latest value, however fast a background thread changes it.
+    /// observe(download.progress, buffering: .newest(1)) { update in
+    ///     self.progressText = "\(Int(update.new * 100)) %"
+    /// }
+    /// ```
+    ///
+    /// - ``MessageBuffering/unbounded``: every message waits; the same as `observe(_:_:)`.
+    /// - ``MessageBuffering/newest(_:)``: a message that finds `limit` waiting pushes out the
+    ///   oldest of them. The waiting calls keep their places in the queue and each delivers the
+    ///   oldest message left when it runs, so the latest message runs in the place of the oldest
+    ///   waiting one: possibly before messages of other observations on the main actor that were
+    ///   sent earlier. `newest(1)` is what a view needs: the current state, and a queue that never
+    ///   holds more than one call of this observation.
+    /// - ``MessageBuffering/oldest(_:)``: a message that finds `limit` waiting is dropped. The
+    ///   handler receives the messages it keeps in the order, and at the places, it would have
+    ///   received them unbounded.
+    ///
+    /// A limit of 0 keeps nothing waiting: only messages sent on the main actor reach the handler.
+    /// The handler receives its messages in the order they were sent, with the dropped ones left
+    /// out.
+    ///
+    /// - Parameters:
+    ///   - observable: The observable to observe.
+    ///   - buffering: How many of this observation's messages may wait for the main actor, and
+    ///     which ones it keeps when that many are waiting.
+    ///   - dropCounter: Counts the messages dropped; `nil` to not count them.
+    ///   - receive: The handler, main-actor isolated.
+    /// - Complexity: O(1) amortized; O(1) per message.
+    public func observe<Source: ObservableSource>(
+        _ observable: Source,
+        buffering: MessageBuffering,
+        counting dropCounter: MessageDropCounter? = nil,
+        _ receive: @escaping (Source.Message) -> Void
+    ) {
+        _observeBuffered(observable, target: .main, buffering: buffering, dropCounter: dropCounter) { message, _ in
+            receive(message)
+        }
+    }
+}
+
 extension MainActorObserver where Self: AnyObject {
     /// Starts observing `observable` with a main-actor handler that receives this observer, which
     /// the observation holds weakly.
@@ -75,6 +124,33 @@ extension MainActorObserver where Self: AnyObject {
         _ receive: @escaping (Self, Source.Message) -> Void
     ) {
         observe(observable) { [weak self] message in
+            guard let self else { return }
+            receive(self, message)
+        }
+    }
+}
+
+extension MainActorObserver where Self: AnyObject {
+    /// Starts observing `observable` with at most a given number of calls waiting for the main
+    /// actor, with a main-actor handler that receives this observer, which the observation holds
+    /// weakly.
+    ///
+    /// See ``observe(_:buffering:counting:_:)`` for what `buffering` keeps and in which order.
+    ///
+    /// - Parameters:
+    ///   - observable: The observable to observe.
+    ///   - buffering: How many of this observation's messages may wait for the main actor, and
+    ///     which ones it keeps when that many are waiting.
+    ///   - dropCounter: Counts the messages dropped; `nil` to not count them.
+    ///   - receive: The handler, main-actor isolated, called with this observer and the message.
+    /// - Complexity: O(1) amortized; O(1) per message.
+    public func observeWeakly<Source: ObservableSource>(
+        _ observable: Source,
+        buffering: MessageBuffering,
+        counting dropCounter: MessageDropCounter? = nil,
+        _ receive: @escaping (Self, Source.Message) -> Void
+    ) {
+        observe(observable, buffering: buffering, counting: dropCounter) { [weak self] message in
             guard let self else { return }
             receive(self, message)
         }
@@ -156,5 +232,71 @@ extension ActorObserver {
             self?.assumeIsolated { observer in receive(observer, message) }
         }
         _observe(observable, target: .of(self), .message(handler))
+    }
+}
+
+extension ActorObserver {
+    /// Starts observing `observable` with at most a given number of calls waiting for this actor;
+    /// `receive` runs on this actor.
+    ///
+    /// A message sent on this actor while no handler runs there is handled at once, as with
+    /// ``observe(_:_:)-(Source,(Source.Message)->Void)``. Every other message waits in the actor's
+    /// queue, and `buffering` bounds how many of this observation's messages wait there:
+    ///
+    /// - ``MessageBuffering/unbounded``: every message waits; the same as `observe(_:_:)`.
+    /// - ``MessageBuffering/newest(_:)``: a message that finds `limit` waiting pushes out the
+    ///   oldest of them. The waiting calls keep their places in the queue and each delivers the
+    ///   oldest message left when it runs, so the latest message runs in the place of the oldest
+    ///   waiting one: possibly before messages of other observations on this actor that were sent
+    ///   earlier.
+    /// - ``MessageBuffering/oldest(_:)``: a message that finds `limit` waiting is dropped. The
+    ///   handler receives the messages it keeps in the order, and at the places, it would have
+    ///   received them unbounded.
+    ///
+    /// A limit of 0 keeps nothing waiting: only messages sent on this actor reach the handler. The
+    /// handler receives its messages in the order they were sent, with the dropped ones left out.
+    ///
+    /// - Parameters:
+    ///   - observable: The observable to observe.
+    ///   - buffering: How many of this observation's messages may wait for this actor, and which
+    ///     ones it keeps when that many are waiting.
+    ///   - dropCounter: Counts the messages dropped; `nil` to not count them.
+    ///   - receive: The handler, isolated to this actor.
+    /// - Complexity: O(1) amortized; O(1) per message.
+    public func observe<Source: ObservableSource>(
+        _ observable: Source,
+        buffering: MessageBuffering,
+        counting dropCounter: MessageDropCounter? = nil,
+        _ receive: @escaping (Source.Message) -> Void
+    ) {
+        _observeBuffered(observable, target: .of(self), buffering: buffering, dropCounter: dropCounter) {
+            message, _ in receive(message)
+        }
+    }
+
+    /// Starts observing `observable` with at most a given number of calls waiting for this actor,
+    /// with a handler that receives this actor, isolated, which the observation holds weakly.
+    ///
+    /// See ``observe(_:buffering:counting:_:)`` for what `buffering` keeps and in which order.
+    ///
+    /// - Parameters:
+    ///   - observable: The observable to observe.
+    ///   - buffering: How many of this observation's messages may wait for this actor, and which
+    ///     ones it keeps when that many are waiting.
+    ///   - dropCounter: Counts the messages dropped; `nil` to not count them.
+    ///   - receive: The handler, called on this actor with the actor and the message.
+    /// - Complexity: O(1) amortized; O(1) per message.
+    public func observeWeakly<Source: ObservableSource>(
+        _ observable: Source,
+        buffering: MessageBuffering,
+        counting dropCounter: MessageDropCounter? = nil,
+        _ receive: @escaping @Sendable (isolated Self, Source.Message) -> Void
+    ) where Source.Message: Sendable {
+        let handler: (Source.Message, AnyObject) -> Void = { [weak self] message, _ in
+            // The library calls this only on the actor's queue, on the actor (see
+            // `_ActorQueue`), so the check always passes.
+            self?.assumeIsolated { observer in receive(observer, message) }
+        }
+        _observeBuffered(observable, target: .of(self), buffering: buffering, dropCounter: dropCounter, handler)
     }
 }

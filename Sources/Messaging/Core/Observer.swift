@@ -253,6 +253,26 @@ extension Observer {
         }
     }
 
+    /// Starts an observation whose handler runs on `target` with at most the calls that
+    /// `buffering` allows waiting there (``_BufferedObservation``), counting drops in
+    /// `dropCounter`; an unbounded one is an ordinary observation.
+    func _observeBuffered<Source: ObservableSource>(
+        _ observable: Source,
+        target: _ActorQueue,
+        buffering: MessageBuffering,
+        dropCounter: MessageDropCounter?,
+        _ receive: @escaping (Source.Message, AnyObject) -> Void
+    ) {
+        guard buffering != .unbounded else {
+            return _observeSpecialized(observable, target: target, .messageAndAuthor(receive))
+        }
+        let messenger = observable.messenger
+        let observation = _BufferedObservation(
+            observer: self, target: target, core: messenger._core, buffering: buffering, dropCounter: dropCounter,
+            receive)
+        _record(observation, of: observable, messenger: messenger) { messenger._core.insert(observation) }
+    }
+
     /// Records `observation` in the receiver, with the relationship if it is the first of this
     /// pair (a pair subscribed by `subscribe(_:)` is subscribed already), and inserts it with
     /// `insert`.

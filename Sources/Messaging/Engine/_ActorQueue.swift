@@ -15,19 +15,32 @@ struct _ActorJob {
 /// and then `m2` on another, every handler on the actor sees `m1` first.
 ///
 /// A delivery that runs on the actor runs the queue itself, at once: first the calls that were
-/// waiting (they came first), then its own, then whatever was posted meanwhile; a drain task that
-/// was scheduled for them later finds nothing to do. A delivery from elsewhere queues its call
-/// and, if nobody is about to run the queue, schedules one task to drain it on the actor. A call
-/// posted while the queue is running (from a handler on the actor) waits its turn, so handlers on
-/// one actor never nest.
+/// waiting (they came first), then its own, then, for at most one slice, whatever was posted
+/// meanwhile. A delivery from elsewhere queues its call and, if nobody is about to run the queue,
+/// schedules one task to drain it on the actor. A call posted while the queue is running (from a
+/// handler on the actor) waits its turn, so handlers on one actor never nest.
+///
+/// **Slices.** A drain runs calls until the queue is empty or it has run for
+/// ``sliceNanoseconds``; then it leaves the rest in the queue and schedules a new task on the
+/// actor for it, so that the actor's other jobs (a UI's events, other tasks) run in between: a
+/// flood of slow handlers delays them by about one slice, not by the whole flood. The rest of the
+/// batch it was running stays first in line (`_batch` from `_batchStart`, ahead of `_pending`), so
+/// the order holds across slices; a delivery on the actor that comes between two slices runs that
+/// rest first. A slice reads the clock once per call, and the first slice reads it only if some
+/// call was waiting: a delivery on the actor with nothing queued never does.
 ///
 /// The queue refers to its actor weakly: an observation never keeps its observer alive.
 @usableFromInline
-final class _ActorQueue: @unchecked Sendable {  // `_pending`, `_isRunning`, `_isDrainScheduled`: `_lock`
+final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_lock`; `_actor` is weak
     // The lock makes every access to the `var`s exclusive, so their run-time exclusivity checks
     // are left out.
     private let _lock = _Lock()
+    /// The calls posted and not yet taken, oldest first.
     @exclusivity(unchecked) private var _pending: [_ActorJob] = []
+    /// The calls of a batch that a slice took and did not finish, from `_batchStart`; older than
+    /// every call in `_pending`. Empty unless some are left.
+    @exclusivity(unchecked) private var _batch: [_ActorJob] = []
+    @exclusivity(unchecked) private var _batchStart = 0
     /// Whether calls are running on the actor right now (only the actor itself can see it `true`).
     @exclusivity(unchecked) private var _isRunning = false
     /// Whether a task to drain the queue on the actor is scheduled and has not started yet.
@@ -37,6 +50,11 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending`, `_isRunning`, `_i
     private weak var _actor: (any Actor)?
     /// The actor's identity, compared without a weak load; `nil` for the main actor.
     private let _actorID: ObjectIdentifier?
+
+    /// How long a drain runs calls before it lets the actor's other jobs run: 4 ms, a quarter of a
+    /// 60 Hz frame. A call is never interrupted, so a slice ends after the first call that ends
+    /// past this time.
+    static let sliceNanoseconds: UInt64 = 4_000_000
 
     private init(actor: (any Actor)?) {
         _actor = actor
@@ -83,7 +101,9 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending`, `_isRunning`, `_i
         var queues = _registryLock.withLock { _registry.values.compactMap(\.queue) }
         queues.append(main)
         return queues.filter { queue in
-            queue._lock.withLock { !queue._pending.isEmpty || queue._isRunning || queue._isDrainScheduled }
+            queue._lock.withLock {
+                !queue._pending.isEmpty || !queue._batch.isEmpty || queue._isRunning || queue._isDrainScheduled
+            }
         }
     }
 
@@ -102,29 +122,80 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending`, `_isRunning`, `_i
 
     /// Posts a call from a delivery that runs on the actor if `onActor`.
     ///
-    /// - Returns: `nil` if the call was queued. Otherwise the calls that were waiting: the caller,
-    ///   which runs on the actor, runs them, then its own call, then ``finishRunningNow()``.
-    /// - Complexity: O(1) amortized.
+    /// - Returns: `nil` if the call was queued. Otherwise the queue is the caller's: it runs on the
+    ///   actor, and this function has run the rest of a batch that a slice left, if any; the
+    ///   caller runs the returned calls, which waited after those, then its own call, then
+    ///   ``finishRunningNow()``.
+    /// - Complexity: O(1) amortized, plus the calls a slice left.
     @usableFromInline
     func post(_ job: @autoclosure () -> _ActorJob, onActor: Bool) -> [_ActorJob]? {
-        let (waiting, schedules) = _lock.withLock { () -> ([_ActorJob]?, Bool) in
+        let (waiting, flag) = _lock.withLock { () -> ([_ActorJob]?, Bool) in
             if onActor && !_isRunning {
                 _isRunning = true
-                return (_takePending(), false)
+                // On the actor, the flag tells whether a slice may have left a rest, which came
+                // first: a rest is left only with a drain scheduled for it.
+                return (_takePending(), _isDrainScheduled)
             }
             _pending.append(job())
             guard !_isRunning, !_isDrainScheduled else { return (nil, false) }
             _isDrainScheduled = true
             return (nil, true)
         }
-        if schedules { _scheduleDrain() }
+        guard flag else { return waiting }
+        if waiting == nil {
+            _scheduleDrain()
+        } else {
+            _runRest()
+        }
         return waiting
     }
 
-    /// Runs what was posted while the caller ran calls at once, then marks the queue idle.
+    /// Takes the queue for a delivery that runs on the actor, unless calls are running on it
+    /// already (the delivery runs inside one of them); as ``post(_:onActor:)`` without a call.
+    ///
+    /// - Returns: `nil` if calls are running. Otherwise, as ``post(_:onActor:)`` on the actor.
+    /// - Complexity: O(1), plus the calls a slice left.
+    func takeOver() -> [_ActorJob]? {
+        let (waiting, hasRest) = _lock.withLock { () -> ([_ActorJob]?, Bool) in
+            if _isRunning { return (nil, false) }
+            _isRunning = true
+            return (_takePending(), _isDrainScheduled)
+        }
+        if hasRest { _runRest() }
+        return waiting
+    }
+
+    /// Runs the rest of a batch that a slice left, if any, for a delivery on the actor that has
+    /// just taken the queue: those calls come before every other.
+    ///
+    /// While the queue is marked running, only its runner reads or writes the rest, so the rest
+    /// that the caller saw under the lock is still there.
+    private func _runRest() {
+        var rest: [_ActorJob] = []
+        var index = 0
+        _lock.withLock {
+            swap(&rest, &_batch)
+            index = _batchStart
+            _batchStart = 0
+        }
+        while index < rest.count {
+            rest[index].run()
+            index &+= 1
+        }
+    }
+
+    /// Runs what was posted while the caller ran calls at once, for at most one slice, then marks
+    /// the queue idle; a drain is scheduled for what is left.
     @usableFromInline
     func finishRunningNow() {
-        _runUntilEmpty()
+        // The caller ran the rest of any batch (`_runRest`), and only the queue's runner leaves
+        // one: only `_pending` can hold calls.
+        let isIdle = _lock.withLock { () -> Bool in
+            guard _pending.isEmpty else { return false }
+            _isRunning = false
+            return true
+        }
+        if !isIdle { _runSlice() }
     }
 
     private func _scheduleDrain() {
@@ -142,34 +213,86 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending`, `_isRunning`, `_i
         _drain()
     }
 
-    /// The scheduled drain, on the actor.
+    /// The scheduled drain, on the actor: one slice.
     private func _drain() {
-        let batch = _lock.withLock { () -> [_ActorJob]? in
+        let runs = _lock.withLock { () -> Bool in
             _isDrainScheduled = false
             // Running already means this task runs inside a handler on the actor: the running
-            // loop below it will get to everything.
-            if _isRunning { return nil }
+            // slice below it will get to everything, or schedule the next drain.
+            if _isRunning { return false }
             _isRunning = true
-            return _takePending()
+            return true
         }
-        guard let batch else { return }
-        for job in batch { job.run() }
-        _runUntilEmpty()
+        if runs { _runSlice() }
     }
 
-    /// Runs the queued calls, in order, until the queue is empty; then marks it idle.
-    private func _runUntilEmpty() {
+    /// Runs the queued calls, in order, until the queue is empty or the slice is spent; then marks
+    /// the queue idle and, if calls are left, schedules a drain for them. The caller has marked the
+    /// queue running.
+    private func _runSlice() {
+        var deadline: UInt64 = 0
         while true {
-            let batch = _lock.withLock { () -> [_ActorJob] in
-                if _pending.isEmpty { _isRunning = false }
-                return _takePending()
+            var batch: [_ActorJob] = []
+            var index = 0
+            let isEmpty = _lock.withLock { () -> Bool in
+                if !_batch.isEmpty {
+                    swap(&batch, &_batch)
+                    index = _batchStart
+                    _batchStart = 0
+                    return false
+                }
+                if _pending.isEmpty {
+                    _isRunning = false
+                    return true
+                }
+                swap(&batch, &_pending)
+                return false
             }
-            if batch.isEmpty { return }
-            for job in batch { job.run() }
+            if isEmpty { return }
+            if deadline == 0 { deadline = _now() &+ Self.sliceNanoseconds }
+            while index < batch.count {
+                batch[index].run()
+                index &+= 1
+                if _now() >= deadline { return _endSlice(leaving: consume batch, from: index) }
+            }
         }
     }
 
-    /// Takes the waiting calls; call under the lock.
+    /// Ends a slice whose time is spent: puts back the calls of `batch` from `index` (the oldest
+    /// in the queue), marks the queue idle and schedules a drain if any call is left.
+    private func _endSlice(leaving batch: consuming [_ActorJob], from index: Int) {
+        var start = index
+        if start == batch.count {
+            batch = []
+            start = 0
+        } else if start >= batch.count / 2 {
+            // Drops the calls that ran, so that what they captured is released now, outside the
+            // lock; the batch is this slice's alone, so the rest moves in place, and moving no more
+            // than what ran keeps each call O(1) amortized.
+            batch.removeFirst(start)
+            start = 0
+        }
+        var rest = batch
+        let schedules = _lock.withLock { () -> Bool in
+            // `_batch` is empty: this slice took it.
+            swap(&rest, &_batch)
+            _batchStart = start
+            _isRunning = false
+            guard !_batch.isEmpty || !_pending.isEmpty, !_isDrainScheduled else { return false }
+            _isDrainScheduled = true
+            return true
+        }
+        if schedules { _scheduleDrain() }
+    }
+
+    /// Takes the rest of a batch that a slice left; call under the lock.
+    private func _takeBatch(into older: inout [_ActorJob], from start: inout Int) {
+        swap(&older, &_batch)
+        start = _batchStart
+        _batchStart = 0
+    }
+
+    /// Takes the calls posted and not yet taken; call under the lock.
     private func _takePending() -> [_ActorJob] {
         var taken: [_ActorJob] = []
         swap(&taken, &_pending)
@@ -177,13 +300,23 @@ final class _ActorQueue: @unchecked Sendable {  // `_pending`, `_isRunning`, `_i
     }
 
     private func _discardAll() {
-        let discarded = _lock.withLock { () -> [_ActorJob] in
+        var older: [_ActorJob] = []
+        var olderStart = 0
+        let newer = _lock.withLock { () -> [_ActorJob] in
             _isDrainScheduled = false
+            _takeBatch(into: &older, from: &olderStart)
             return _takePending()
         }
         // Released here, outside the lock; a waiter is still woken.
-        for job in discarded where job.runsWithoutActor { job.run() }
+        for job in older[olderStart...] where job.runsWithoutActor { job.run() }
+        for job in newer where job.runsWithoutActor { job.run() }
     }
+}
+
+/// The monotonic clock that times a slice, in nanoseconds.
+@inline(__always)
+private func _now() -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds
 }
 
 private struct _WeakQueue {

@@ -61,6 +61,9 @@ class _ObservationRecord {
     /// Whether it stands for a relationship made by `subscribe(_:)` without messages
     /// (``_SilentObservation``): it counts as a relationship, not as observing.
     @usableFromInline final let _isSilent: Bool
+    /// Whether it is a ``_BufferedObservation``, whose calls bound for its actor go through its own
+    /// buffer. Beside the other flags, where it costs no padding.
+    @usableFromInline final let _isBuffered: Bool
     /// The observer (an ``Observer``), for listing a messenger's observers, or the object told
     /// when a forwarding observation's messenger dies; `nil` for a token. Weak: the observer owns
     /// the observation through its receiver, not the other way round. One word rather than an
@@ -70,9 +73,16 @@ class _ObservationRecord {
     @usableFromInline final let _target: _ActorQueue?
 
     @inlinable
-    init(observer: AnyObject?, target: _ActorQueue?, isToken: Bool, isSilent: Bool = false) {
+    init(
+        observer: AnyObject?,
+        target: _ActorQueue?,
+        isToken: Bool,
+        isSilent: Bool = false,
+        isBuffered: Bool = false
+    ) {
         _isToken = isToken
         _isSilent = isSilent
+        _isBuffered = isBuffered
         _observerObject = observer
         _target = target
     }
@@ -130,10 +140,11 @@ class _Observation<Message>: _ObservationRecord {
         target: _ActorQueue?,
         core: _MessengerCore<Message>,
         isToken: Bool,
-        isSilent: Bool = false
+        isSilent: Bool = false,
+        isBuffered: Bool = false
     ) {
         _core = core
-        super.init(observer: observer, target: target, isToken: isToken, isSilent: isSilent)
+        super.init(observer: observer, target: target, isToken: isToken, isSilent: isSilent, isBuffered: isBuffered)
     }
 
     /// Makes the observation of `messenger` for `handler`, in the subclass for its form; not yet
@@ -234,7 +245,9 @@ class _Observation<Message>: _ObservationRecord {
     ///
     /// When the delivery already runs on the handler's actor, runs the calls waiting in that
     /// actor's queue and then the handler, at once; otherwise appends the call to the actor's one
-    /// queue, which runs it on the actor after everything posted before it, from any messenger.
+    /// queue, which runs it on the actor after everything posted before it, from any messenger. A
+    /// buffered observation's call goes through its buffer instead
+    /// (``_BufferedObservation/_deliverBuffered(_:_:on:from:)``).
     @usableFromInline
     final func _deliverIsolated(
         _ message: Message,
@@ -243,6 +256,10 @@ class _Observation<Message>: _ObservationRecord {
         standIn: AnyObject? = nil
     ) {
         guard let queue = _target else { return }
+        if _isBuffered {
+            return unsafeDowncast(self, to: _BufferedObservation<Message>.self)
+                ._deliverBuffered(message, author, on: queue, from: current)
+        }
         let waiting = queue.post(
             // A posted call keeps its author until it runs; an author that sends from its `deinit`
             // cannot be kept past it, so the messenger stands in (or, dying too, the call is dropped).

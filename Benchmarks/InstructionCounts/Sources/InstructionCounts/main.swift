@@ -86,8 +86,33 @@ guard arguments.count == 3, let count = Int(arguments[2]) else {
 }
 
 // Top-level code runs on the main actor; the scenarios run in a nonisolated function, as code
-// that observes and sends from a background thread does.
-run(arguments[1], count)
+// that observes and sends from a background thread does, except the one that sends on the main
+// actor to a main-actor observer.
+if arguments[1] == "main-actor-send-1" {
+    runOnTheMainActor(count)
+} else {
+    run(arguments[1], count)
+}
+
+/// A main-actor observer: a send on the main actor runs its handler at once, through the main
+/// actor's queue (the synchronous path of an actor handler).
+final class MainActorReceiving: MainActorObserver {
+    let receiver = Receiver()
+    private(set) var sum = 0
+
+    func consume(_ value: Int) {
+        sum &+= value
+    }
+}
+
+@MainActor
+func runOnTheMainActor(_ count: Int) {
+    let messenger = Messenger<Int>()
+    let observer = MainActorReceiving()
+    observer.observe(messenger) { observer.consume($0) }
+    for value in 0..<count { messenger.send(value) }
+    precondition(count == 0 || observer.sum > 0 || count == 1)
+}
 
 func run(_ scenario: String, _ count: Int) {
     switch scenario {
