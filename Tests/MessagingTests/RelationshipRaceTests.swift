@@ -1,5 +1,7 @@
-import Messaging
+import Foundation
 import Testing
+
+@testable import Messaging
 
 /// Relationship changes made from several threads at once: every way of beginning and ending
 /// one, racing. Each relationship must be announced once when it begins and once when it
@@ -103,6 +105,8 @@ struct RelationshipRaceTests {
                 }
             }
             #expect(finished)
+            // A call hands the callbacks past its budget to a queue of its own: wait for them.
+            #expect(waitForRelationshipCallbacks(of: [dog.receiver]))
             let dogEvents = dog.events.value
             let skyEvents = sky.events.value
             #expect(Self.alternates(dogEvents), "round \(round): \(dogEvents)")
@@ -213,6 +217,7 @@ struct RelationshipRaceTests {
                 }
             }
             #expect(finished)
+            #expect(waitForRelationshipCallbacks(of: dogs.map(\.receiver)))
             for dog in dogs { dog.reenters.withLock { $0 = false } }
             var disagreements: [String] = []
             for dog in dogs {
@@ -314,4 +319,89 @@ struct RelationshipRaceTests {
         }
         #expect(dog.events.value == Array(repeating: true, count: 200))
     }
+}
+
+/// A call that changes a relationship is bounded: it runs its own callbacks and a budget of other
+/// threads' queued ones, then hands the rest on.
+@Suite("Relationship callbacks: no call is held by other threads' work")
+struct BoundedCallbackRunTests {
+    @Test("stopObserving returns promptly while another thread never stops making relationships")
+    func stopObservingIsBoundedUnderANeverEndingProducer() {
+        /// Its callbacks are slow on the stopping thread only: once that thread runs the callbacks
+        /// of the producer's relationships, they queue up faster than it can run them, while the
+        /// producer, which never waits for them, goes on.
+        final class Watcher: Observer {
+            let receiver = Receiver()
+            let changes = Locked(0)
+            func subscribedTo(_ observable: any GeneralObservable) { count() }
+            func unsubscribedFrom(_ observable: any GeneralObservable) { count() }
+            private func count() {
+                if Thread.current.name == "stopper" {
+                    let clock = ContinuousClock()
+                    let end = clock.now + .microseconds(100)
+                    while clock.now < end {}
+                }
+                changes.withLock { $0 += 1 }
+            }
+        }
+        let watcher = Watcher()
+        let stop = Locked(false)
+        let longest = Locked(Duration.zero)
+        let calls = Locked(0)
+        let clock = ContinuousClock()
+        let finished = runOnThreads(3, timeout: 120) { thread in
+            switch thread {
+            case 0:
+                // The producer: a new source each time, observed, and dropped after the next one
+                // is observed (so that a relationship always stands to be stopped), until told to
+                // stop.
+                var previous: Messenger<Int>?
+                var made = 0
+                while !stop.value, made < 200_000 {
+                    let source = Messenger<Int>()
+                    watcher.observe(source) { _ in }
+                    previous = source
+                    made += 1
+                }
+                withExtendedLifetime(previous) {}
+            case 1:
+                Thread.current.name = "stopper"
+                // Start once the producer is going, and keep calling for two seconds.
+                while watcher.changes.value < 10, !stop.value {}
+                let end = clock.now + .seconds(2)
+                while clock.now < end, !stop.value {
+                    let started = clock.now
+                    watcher.stopObserving()
+                    let took = clock.now - started
+                    longest.withLock { $0 = max($0, took) }
+                    calls.withLock { $0 += 1 }
+                }
+                stop.withLock { $0 = true }
+            default:
+                // A watchdog, so that a call that never returns by itself ends the test all the same.
+                let end = clock.now + .seconds(6)
+                while clock.now < end, !stop.value { Thread.sleep(forTimeInterval: 0.01) }
+                stop.withLock { $0 = true }
+            }
+        }
+        #expect(finished)
+        #expect(calls.value > 1)
+        // Each call runs its own callbacks and at most 64 others (about 6.4 ms of them here), then
+        // hands the rest to a queue of its own. Before the bound, one call ran for as long as the producer went
+        // on.
+        #expect(longest.value < .seconds(1), "longest stopObserving: \(longest.value)")
+    }
+}
+
+/// Waits until every relationship callback decided so far by these receivers has run (a call hands
+/// the callbacks past its budget to a queue of its own).
+///
+/// - Returns: Whether they went idle within ten seconds.
+func waitForRelationshipCallbacks(of receivers: [Receiver]) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !receivers.allSatisfy(\._callbacksAreIdle) {
+        if ContinuousClock.now > deadline { return false }
+        Thread.sleep(forTimeInterval: 0.001)
+    }
+    return true
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import GeneralObserver
 
 /// What makes an object an ``Observer``: it keeps the object's observations alive.
@@ -30,10 +31,9 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     @exclusivity(unchecked) private var _sweepThreshold = 16
     /// The ledger, made on first use.
     @exclusivity(unchecked) private var _ledger: SubscriptionLedger?
-    /// Relationship callbacks decided while another thread was running callbacks, in order.
-    @exclusivity(unchecked) private var _changes: [_RelationshipChange] = []
-    /// Whether a thread is running relationship callbacks.
-    @exclusivity(unchecked) private var _isApplying = false
+    /// The relationship callbacks: run by the thread that decided them, or queued, in order,
+    /// behind the thread running them; a call runs at most ``_callbackBudget`` queued ones.
+    @exclusivity(unchecked) private var _callbacks = _SerialDrain<_RelationshipChange>(budget: Receiver._callbackBudget)
     /// The number the next new entry gets: entries are listed in the order they began.
     @exclusivity(unchecked) private var _nextOrder = 0
 
@@ -281,18 +281,24 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
 
     // MARK: Relationship callbacks, in the order they were decided
 
+    /// How many callbacks of other changes one call runs, after its own, before it hands the rest
+    /// to a queue of their own: a call that changes a relationship is never held for as long as other threads
+    /// keep changing this observer's relationships.
+    static let _callbackBudget = 64
+
+    /// Whether no thread or task is running or about to run this receiver's relationship
+    /// callbacks: every callback decided so far has run.
+    var _callbacksAreIdle: Bool { _lock.withLock { !_callbacks.isRunning } }
+
     /// Decides, under the lock, whether this thread runs `change` now or another thread that is
     /// running callbacks runs it after the ones before it.
     private func _decide(_ change: _RelationshipChange) -> _ChangeDecision {
-        if _isApplying {
-            _changes.append(change)
-            return .queued
-        }
-        _isApplying = true
-        return .runNow(change)
+        guard let now = _callbacks.submit(change) else { return .queued }
+        return .runNow(now)
     }
 
-    /// Runs a decided change, then every change decided meanwhile, outside the lock.
+    /// Runs a decided change, then the changes decided meanwhile, outside the lock, up to the
+    /// budget.
     private func _run(_ decision: consuming _ChangeDecision) {
         // Consumed, not copied: a copy of the change retains both sides, objects that are
         // referenced weakly and so counted through their side tables.
@@ -300,15 +306,30 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         case .nothing, .queued: return
         case .runNow(let change): change.apply()
         }
+        _runQueuedCallbacks(handsOff: true)
+    }
+
+    /// Runs the queued callbacks in order: a call's own run stops after the budget and hands the
+    /// rest to a queue of their own, which runs them all.
+    private func _runQueuedCallbacks(handsOff: Bool) {
+        var ran = 0
         while true {
-            let batch = _lock.withLock { () -> [_RelationshipChange] in
-                var taken: [_RelationshipChange] = []
-                swap(&taken, &_changes)
-                if taken.isEmpty { _isApplying = false }
-                return taken
+            let step = _lock.withLock { _callbacks.next(afterRunning: ran, handsOff: handsOff) }
+            switch consume step {
+            case .finished:
+                return
+            case .handOff:
+                // A queue of its own runs on a thread the system adds when others are blocked,
+                // unlike a task, which waits for a free thread of the fixed concurrency pool: a
+                // pool kept busy by callers that block would never run the callbacks.
+                DispatchQueue(label: "Messaging.Receiver.callbacks").async {
+                    self._runQueuedCallbacks(handsOff: false)
+                }
+                return
+            case .run(let batch):
+                ran += batch.count
+                for change in batch { change.apply() }
             }
-            if batch.isEmpty { return }
-            for change in batch { change.apply() }
         }
     }
 }

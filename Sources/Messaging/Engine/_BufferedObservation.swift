@@ -45,13 +45,23 @@ final class _BufferedObservation<Message>: _Observation<Message> {
 
     /// Delivers from a delivery that runs in `current`: at once when that is the actor and no call
     /// runs there, otherwise into the buffer, posting a call to `queue` unless the buffer is full.
-    func _deliverBuffered(_ message: Message, _ author: AnyObject, on queue: _ActorQueue, from current: (any Actor)?) {
+    ///
+    /// A buffered message cannot keep an author that is running its `deinit`: `standIn` (the
+    /// messenger) is kept instead, or the message is dropped if that is dying too.
+    func _deliverBuffered(
+        _ message: Message,
+        _ author: AnyObject,
+        on queue: _ActorQueue,
+        from current: (any Actor)?,
+        standIn: AnyObject?
+    ) {
         if queue.isCurrent(current), let waiting = queue.takeOver() {
             for waitingJob in waiting { waitingJob.run() }
             if _isActive { _call(message, author, current) }
             queue.finishRunningNow()
             return
         }
+        guard let author = _authorToKeep(author, standIn: standIn) else { return }
         let (posts, pushedOut) = _lock.withLock { () -> (Bool, (message: Message, author: AnyObject)?) in
             if _buffer.count < _limit {
                 _buffer.append((message, author))

@@ -247,7 +247,7 @@ class _Observation<Message>: _ObservationRecord {
     /// actor's queue and then the handler, at once; otherwise appends the call to the actor's one
     /// queue, which runs it on the actor after everything posted before it, from any messenger. A
     /// buffered observation's call goes through its buffer instead
-    /// (``_BufferedObservation/_deliverBuffered(_:_:on:from:)``).
+    /// (``_BufferedObservation/_deliverBuffered(_:_:on:from:standIn:)``).
     @usableFromInline
     final func _deliverIsolated(
         _ message: Message,
@@ -258,7 +258,7 @@ class _Observation<Message>: _ObservationRecord {
         guard let queue = _target else { return }
         if _isBuffered {
             return unsafeDowncast(self, to: _BufferedObservation<Message>.self)
-                ._deliverBuffered(message, author, on: queue, from: current)
+                ._deliverBuffered(message, author, on: queue, from: current, standIn: standIn)
         }
         let waiting = queue.post(
             // A posted call keeps its author until it runs; an author that sends from its `deinit`
