@@ -283,4 +283,29 @@ struct IsolatedTokenTests {
         #expect(log.count == 5)
         #expect(messenger.observationCount == 0)
     }
+
+    @Test("a read-only messenger's isolated token and free observation run on the main actor")
+    @MainActor
+    func readOnlyMessenger() async {
+        let messenger = Messenger<Int>()
+        let readOnly = messenger.readOnly
+        var log: [String] = []
+        let token = readOnly.subscribeIsolated { value in
+            MainActor.preconditionIsolated()
+            log.append("token \(value)")
+        }
+        let free = FreeObserver()
+        free.observeIsolated(readOnly) { value in
+            MainActor.preconditionIsolated()
+            log.append("free \(value)")
+        }
+
+        messenger.send(1)
+        #expect(log == ["token 1", "free 1"])
+        #expect(runOnThreads(1) { _ in messenger.send(2) })
+        #expect(log.count == 2)
+        await waitForPendingDeliveries()
+        #expect(log == ["token 1", "free 1", "token 2", "free 2"])
+        withExtendedLifetime((token, free)) {}
+    }
 }
