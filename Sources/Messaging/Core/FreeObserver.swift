@@ -14,6 +14,10 @@
 /// // ... later: release `token`, or
 /// token.stopObserving()
 /// ```
+///
+/// Its `observe` methods take `@Sendable` handlers, which run on the thread that delivers. In
+/// main-actor or actor code, ``observeIsolated(_:isolation:_:)-(_,_,(Source.Message)->Void)``
+/// takes a handler isolated to that actor, which runs there.
 public final class FreeObserver: Observer, Sendable {
     /// The observer behind the global `observe` functions and `observed` methods.
     public static let shared = FreeObserver()
@@ -136,8 +140,8 @@ extension FreeObserver {
     ///
     /// The handler runs as with ``ObservableSource/subscribeIsolated(isolation:_:)``: on the actor,
     /// before `send` returns when the message is sent from the actor, soon after and in order
-    /// otherwise. From nonisolated code the call does not compile; use ``Observer/observe(_:_:)-(Source,_)``,
-    /// whose handler is `@Sendable`.
+    /// otherwise. From nonisolated code the call does not compile; use
+    /// ``Observer/observe(_:_:)-(Source,(Source.Message)->Void)``, whose handler is `@Sendable`.
     ///
     /// - Parameters:
     ///   - observable: The observable to observe.
@@ -156,7 +160,7 @@ extension FreeObserver {
     /// Starts observing `observable` with a handler isolated to the caller's actor, which gets
     /// every message and its author.
     ///
-    /// See ``observeIsolated(_:isolation:_:)-(Source,_,_)``.
+    /// See ``observeIsolated(_:isolation:_:)-(_,_,(Source.Message)->Void)``.
     ///
     /// - Parameters:
     ///   - observable: The observable to observe.
