@@ -79,6 +79,44 @@ extension ObservableCache {
     }
 }
 
+extension ObservableCache {
+    /// Starts an observation that lasts as long as the returned token, with a handler isolated to
+    /// the caller's actor that, if asked, first receives the latest message.
+    ///
+    /// ```swift
+    /// bag += settings.theme.subscribeIsolated(replayingLatest: true) { [weak self] update in
+    ///     self?.apply(update.new)     // the current theme at once, then every change
+    /// }
+    /// ```
+    ///
+    /// The handler runs as with ``ObservableSource/subscribeIsolated(isolation:_:)``; the replayed
+    /// message runs before this method returns, even while another thread is delivering on the
+    /// cache. Called from a handler that runs on the same actor, the replay waits for that handler
+    /// to end instead, since handlers on one actor never nest. See
+    /// ``subscribe(replayingLatest:_:)`` for what the replay guarantees.
+    ///
+    /// - Parameters:
+    ///   - replayingLatest: Whether the handler first receives ``latestMessage``.
+    ///   - isolation: The actor the handler runs on; leave the default, the caller's actor.
+    ///   - receive: The handler, isolated to `isolation`.
+    /// - Returns: The token that owns the observation.
+    /// - Complexity: O(1) amortized, plus the replayed delivery.
+    public func subscribeIsolated(
+        replayingLatest: Bool,
+        isolation: isolated any Actor = #isolation,
+        _ receive: @escaping (Message) -> Void
+    ) -> ObservationToken {
+        guard replayingLatest else { return subscribeIsolated(isolation: isolation, receive) }
+        let messenger = messenger
+        let observation = _Observation.make(
+            observer: nil, messenger: messenger, target: .of(isolation), handler: .message(receive), isToken: true)
+        let replay = _Replay.of(self, isolation: isolation)
+        messenger._core.insertReplaying(
+            observation, latest: replay.latest, reread: replay.reread, author: replay.author, isolation: isolation)
+        return ObservationToken(observation)
+    }
+}
+
 extension Observer {
     /// Starts observing `cache` and, if asked, first receives its latest message.
     ///

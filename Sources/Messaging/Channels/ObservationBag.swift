@@ -13,7 +13,22 @@
 /// ```
 ///
 /// When the view controller is released, the bag is too, and the observation ends. This is Rasat's
-/// `DisposeBag`. Thread-safe.
+/// `DisposeBag`, and Combine's `Set<AnyCancellable>`. Thread-safe.
+///
+/// In a main-actor view model or an actor, keep tokens whose handlers use its state:
+///
+/// ```swift
+/// @MainActor final class FeedViewModel {
+///     private(set) var theme = Theme.light
+///     private let observations = ObservationBag()
+///
+///     init(themeManager: ThemeManager) {
+///         observations += themeManager.themes.subscribeIsolated { [weak self] theme in
+///             self?.theme = theme       // main-actor state, no `await`
+///         }
+///     }
+/// }
+/// ```
 public final class ObservationBag: @unchecked Sendable {  // `_tokens` is guarded by `_lock`
     private let _lock = _Lock()
     /// The lock makes every access exclusive, so the run-time exclusivity check is left out.

@@ -31,6 +31,21 @@ public struct ReadOnlyMessenger<Message> {
         _messenger.subscribe(receive)
     }
 
+    /// Starts an observation that lasts as long as the returned token, with a handler isolated to
+    /// the caller's actor; see ``ObservableSource/subscribeIsolated(isolation:_:)``.
+    ///
+    /// - Parameters:
+    ///   - isolation: The actor the handler runs on; leave the default, the caller's actor.
+    ///   - receive: The handler, isolated to `isolation`.
+    /// - Returns: The token that owns the observation; releasing it ends the observation.
+    /// - Complexity: O(1) amortized.
+    public func subscribeIsolated(
+        isolation: isolated any Actor = #isolation,
+        _ receive: @escaping (Message) -> Void
+    ) -> ObservationToken {
+        _messenger.subscribeIsolated(isolation: isolation, receive)
+    }
+
     /// Starts a free observation by ``FreeObserver/shared``; see
     /// ``ObservableSource/observed(_:)-((Message)->Void)``.
     ///
@@ -107,6 +122,24 @@ extension Observer {
     /// - Parameter observable: The read-only view to receive nothing more from.
     public func stopObserving<Message>(_ observable: ReadOnlyMessenger<Message>) {
         stopObserving(observable._messenger)
+    }
+}
+
+extension FreeObserver {
+    /// Starts observing the messenger behind a read-only view, with a handler isolated to the
+    /// caller's actor; see ``observeIsolated(_:isolation:_:)-(_,_,(Source.Message)->Void)``.
+    ///
+    /// - Parameters:
+    ///   - observable: The read-only view to observe.
+    ///   - isolation: The actor the handler runs on; leave the default, the caller's actor.
+    ///   - receive: The handler, isolated to `isolation`.
+    /// - Complexity: O(1) amortized.
+    public func observeIsolated<Message>(
+        _ observable: ReadOnlyMessenger<Message>,
+        isolation: isolated any Actor = #isolation,
+        _ receive: @escaping (Message) -> Void
+    ) {
+        observeIsolated(observable._messenger, isolation: isolation, receive)
     }
 }
 
