@@ -259,28 +259,33 @@ struct IsolatedTokenTests {
             MainActor.preconditionIsolated()
             log.append("free \(value)")
         }
-        observeIsolated(messenger) { value, author in
-            MainActor.preconditionIsolated()
-            log.append("shared \(value) by \(author === messenger ? "messenger" : "someone")")
-        }
-        weak let once = observeOnceIsolated(messenger) { value in
-            MainActor.preconditionIsolated()
-            log.append("once \(value)")
+        // The global functions observe through `FreeObserver.shared`, which other tests end all
+        // observations of: that part runs while no other test uses it, synchronously.
+        withSharedState {
+            observeIsolated(messenger) { value, author in
+                MainActor.preconditionIsolated()
+                log.append("shared \(value) by \(author === messenger ? "messenger" : "someone")")
+            }
+            weak let once = observeOnceIsolated(messenger) { value in
+                MainActor.preconditionIsolated()
+                log.append("once \(value)")
+            }
+            messenger.send(1)
+            #expect(log == ["free 1", "shared 1 by messenger", "once 1"])
+            #expect(once == nil)
+            messenger.send(2)
+            #expect(log == ["free 1", "shared 1 by messenger", "once 1", "free 2", "shared 2 by messenger"])
+            FreeObserver.shared.stopObserving(messenger)
         }
 
-        messenger.send(1)
-        #expect(log == ["free 1", "shared 1 by messenger", "once 1"])
-        #expect(once == nil)
-
-        #expect(runOnThreads(1) { _ in messenger.send(2) })
-        #expect(log.count == 3)
+        #expect(runOnThreads(1) { _ in messenger.send(3) })
+        #expect(log.count == 5)
         await waitForPendingDeliveries()
-        #expect(log == ["free 1", "shared 1 by messenger", "once 1", "free 2", "shared 2 by messenger"])
+        #expect(log == ["free 1", "shared 1 by messenger", "once 1", "free 2", "shared 2 by messenger", "free 3"])
 
         free.stopObserving()
-        FreeObserver.shared.stopObserving(messenger)
-        messenger.send(3)
-        #expect(log.count == 5)
+        messenger.send(4)
+        #expect(log.count == 6)
         #expect(messenger.observationCount == 0)
     }
 
