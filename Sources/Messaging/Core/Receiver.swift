@@ -292,7 +292,7 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
 
     /// Decides, under the lock, whether this thread runs `change` now or another thread that is
     /// running callbacks runs it after the ones before it.
-    private func _decide(_ change: _RelationshipChange) -> _ChangeDecision {
+    private func _decide(_ change: consuming _RelationshipChange) -> _ChangeDecision {
         guard let now = _callbacks.submit(change) else { return .queued }
         return .runNow(now)
     }

@@ -41,7 +41,8 @@ struct _SerialDrain<Job> {
     ///
     /// - Returns: The job, if the caller is now the runner and must run it; `nil` if it was queued.
     /// - Complexity: O(1) amortized.
-    mutating func submit(_ job: Job) -> Job? {
+    @inline(__always)
+    mutating func submit(_ job: consuming Job) -> Job? {
         if isRunning {
             _pending.append(job)
             return nil
