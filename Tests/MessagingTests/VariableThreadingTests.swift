@@ -111,7 +111,9 @@ struct VariableThreadingTests {
         let writes = 200_000
         let reads = VariableLockedLog<(distinct: [Int], torn: Int)>()
 
-        let finished = runOnVariableTestThreads(3) { thread in
+        // A generous limit: under the thread sanitizer, with other suites' threads running on the
+        // same two cores, the writer may need well over a minute; the limit only catches a hang.
+        let finished = runOnVariableTestThreads(3, timeout: 240) { thread in
             if thread == 0 {
                 for sequence in 1...writes { stamp.value = VariableTestStamp(sequence) }
             } else {
