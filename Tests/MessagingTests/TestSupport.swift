@@ -7,7 +7,8 @@
 
 import Dispatch
 import Foundation
-import Messaging
+
+@testable import Messaging
 
 // MARK: - Locked state
 
@@ -129,6 +130,27 @@ func runOnThreads(_ count: Int, timeout: Double = 20, _ body: @escaping @Sendabl
         gate.signal()
     }
     return finished.wait(timeout: .now() + timeout) == .success
+}
+
+/// Waits until nothing is being delivered on `messengers` and nothing is queued on them: when every
+/// sender has returned, a runner may still deliver what a send handed on past its budget of other
+/// threads' messages. Messengers whose handlers send to each other are checked until all of them
+/// are found idle three times in a row.
+///
+/// - Returns: Whether that happened within `timeout` seconds.
+func waitUntilDelivered<each Message>(_ messengers: repeat Messenger<each Message>, timeout: Double = 20) -> Bool {
+    let deadline = DispatchTime.now() + timeout
+    var idlePasses = 0
+    while idlePasses < 3 {
+        var allIdle = true
+        for messenger in repeat each messengers {
+            if !messenger._core._isIdle { allIdle = false }
+        }
+        idlePasses = allIdle ? idlePasses + 1 : 0
+        if DispatchTime.now() > deadline { return false }
+        Thread.sleep(forTimeInterval: 0.001)
+    }
+    return true
 }
 
 // MARK: - Waiting

@@ -63,6 +63,7 @@ struct ThreadingTests {
         }
 
         #expect(finished)
+        #expect(waitUntilDelivered(messenger))
         let sent = Set((0..<threads).flatMap { thread in (0..<perThread).map { thread * Self.stride + $0 } })
         let received = logs.map(\.value)
         for log in received {
@@ -104,6 +105,7 @@ struct ThreadingTests {
         }
 
         #expect(finished)
+        #expect(waitUntilDelivered(messenger))
         let followUps = threads * (perThread / 10)
         for state in states {
             #expect(state.value.overlaps == 0)
@@ -325,6 +327,7 @@ struct ThreadingTests {
         }
 
         #expect(finished, "deadlock: the threads did not finish")
+        #expect(waitUntilDelivered(first, second))
         var expectedFirst: [Hop] = []
         var expectedSecond: [Hop] = []
         for thread in 0..<threads {

@@ -39,33 +39,6 @@ struct VariableTestStamp: Equatable, Sendable {
     var isWhole: Bool { negated == -sequence && copy == sequence && negatedCopy == -sequence }
 }
 
-/// Runs `body(index)` on `count` new threads, released together, and waits for them.
-///
-/// - Returns: `true` if every thread finished within `timeout` seconds; `false` means a deadlock.
-func runOnVariableTestThreads(
-    _ count: Int,
-    timeout: Double = 60,
-    _ body: @escaping @Sendable (Int) -> Void
-) -> Bool {
-    let started = DispatchGroup()
-    let finished = DispatchGroup()
-    let gate = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        started.enter()
-        finished.enter()
-        let thread = Thread {
-            started.leave()
-            gate.wait()
-            body(index)
-            finished.leave()
-        }
-        thread.start()
-    }
-    started.wait()
-    for _ in 0..<count { gate.signal() }
-    return finished.wait(timeout: .now() + timeout) == .success
-}
-
 @Suite("Variables across threads: one ordered chain of updates, atomic appends, race-free reads")
 struct VariableThreadingTests {
     static let threadCount = 4
@@ -80,13 +53,14 @@ struct VariableThreadingTests {
         let token = FreeObserver()
         token.observe(number) { update in log.append(update) }
 
-        let finished = runOnVariableTestThreads(Self.threadCount) { thread in
+        let finished = runOnThreads(Self.threadCount, timeout: 60) { thread in
             let author = VariableAuthor()
             for step in 1...Self.setsPerThread {
                 number.set(Self.value(thread: thread, step: step), as: author)
             }
         }
         #expect(finished)
+        #expect(waitUntilDelivered(number.messenger))
 
         let updates = log.snapshot
         // Every set changed the value, so every set sent exactly one update.
@@ -113,7 +87,7 @@ struct VariableThreadingTests {
 
         // A generous limit: under the thread sanitizer, with other suites' threads running on the
         // same two cores, the writer may need well over a minute; the limit only catches a hang.
-        let finished = runOnVariableTestThreads(3, timeout: 240) { thread in
+        let finished = runOnThreads(3, timeout: 240) { thread in
             if thread == 0 {
                 for sequence in 1...writes { stamp.value = VariableTestStamp(sequence) }
             } else {
@@ -151,11 +125,12 @@ struct VariableThreadingTests {
         token.observe(log) { update in updates.append(update) }
         let writesPerThread = 500
 
-        let finished = runOnVariableTestThreads(Self.threadCount) { thread in
+        let finished = runOnThreads(Self.threadCount, timeout: 60) { thread in
             let letter = String(UnicodeScalar(UInt8(ascii: "a") + UInt8(thread)))
             for _ in 0..<writesPerThread { log.write(letter) }
         }
         #expect(finished)
+        #expect(waitUntilDelivered(log.messenger))
 
         let text = log.value
         #expect(text.count == Self.threadCount * writesPerThread)
@@ -185,7 +160,7 @@ struct VariableThreadingTests {
         let token = FreeObserver()
         token.observe(count) { update in log.append(update) }
 
-        let finished = runOnVariableTestThreads(threads) { _ in
+        let finished = runOnThreads(threads, timeout: 60) { _ in
             for _ in 0..<incrementsPerThread {
                 switch increment {
                 case .compoundOperator: count += 1
@@ -194,6 +169,7 @@ struct VariableThreadingTests {
             }
         }
         #expect(finished)
+        #expect(waitUntilDelivered(count.messenger))
 
         let total = threads * incrementsPerThread
         #expect(count.value == total)
@@ -213,12 +189,13 @@ struct VariableThreadingTests {
         token.observe(number) { update in first.append(update.new) }
         token.observe(number) { update in second.append(update.new) }
 
-        let finished = runOnVariableTestThreads(Self.threadCount) { thread in
+        let finished = runOnThreads(Self.threadCount, timeout: 60) { thread in
             for step in 1...500 {
                 number.value = Self.value(thread: thread, step: step)
             }
         }
         #expect(finished)
+        #expect(waitUntilDelivered(number.messenger))
 
         #expect(first.snapshot.count == Self.threadCount * 500)
         #expect(first.snapshot == second.snapshot)

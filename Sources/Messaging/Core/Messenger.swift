@@ -20,8 +20,10 @@ import GeneralObserver
 /// - A message sent while a delivery is running (from a handler, or from another thread) is
 ///   queued and delivered right after the current one has reached every observer. A messenger's
 ///   deliveries never nest, and no handler of one messenger ever runs twice at once. The thread
-///   that is delivering delivers the queued messages too, so
-///   ``ObservableSource/send(_:isolation:)`` may return before a message it queued was delivered.
+///   that is delivering delivers the queued messages too: all that its own thread queued, and up
+///   to 64 from other threads, after which a runner of the library's delivers the rest, in order.
+///   So ``ObservableSource/send(_:isolation:)`` may return before a message it queued was
+///   delivered; ``waitForPendingDeliveries()`` waits for such messages.
 /// - An observation that ends during a delivery receives nothing more: at once when it is ended
 ///   on the delivering thread (by an earlier handler, say); when it is ended from another thread,
 ///   no call starts after `stopObserving` returns, though a call that had already begun may still

@@ -1,4 +1,3 @@
-import Dispatch
 import GeneralObserver
 
 /// What makes an object an ``Observer``: it keeps the object's observations alive.
@@ -319,10 +318,7 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
             case .finished:
                 return
             case .handOff:
-                // A queue of its own runs on a thread the system adds when others are blocked,
-                // unlike a task, which waits for a free thread of the fixed concurrency pool: a
-                // pool kept busy by callers that block would never run the callbacks.
-                DispatchQueue(label: "Messaging.Receiver.callbacks").async {
+                _HandOffs.run(label: "Messaging.Receiver.callbacks") {
                     self._runQueuedCallbacks(handsOff: false)
                 }
                 return

@@ -337,7 +337,8 @@ enum _MainQueueProbe {
     static var isCurrent: Bool { DispatchQueue.getSpecific(key: _key) == 1 }
 }
 
-/// Waits until every handler call that was queued for an actor before this call has run.
+/// Waits until every handler call that was queued for an actor before this call has run, and every
+/// delivery that a `send` handed on has finished.
 ///
 /// Handlers that belong to an actor run on it: at once when the message is sent from that actor,
 /// otherwise soon after, in order. A test (or any code) that sends from elsewhere and then wants
@@ -349,13 +350,18 @@ enum _MainQueueProbe {
 /// #expect(viewModel.label == "1")
 /// ```
 ///
-/// It covers the calls already queued for any actor when it is called, including those that
-/// they queue in turn before it returns. A message still being delivered by another thread (or
-/// queued behind such a delivery on its messenger) is not covered until it reaches the actor's
-/// queue.
+/// It first waits for the work that calls handed on because it went past their budget (a send's
+/// delivery of other threads' messages, a receiver's relationship callbacks; see
+/// <doc:DeliveryAndConcurrency>), then covers the calls already queued for any actor, including
+/// those that they queue in turn before it returns. A message still being delivered by a thread
+/// inside its own `send` (or queued behind such a delivery on its messenger) is not covered until
+/// it reaches the actor's queue.
 ///
-/// - Complexity: O(*a*) for *a* actors with queued calls.
+/// - Complexity: O(*a*) for *a* actors with queued calls, plus the time the handed-on work takes.
 public func waitForPendingDeliveries() async {
+    while _HandOffs.inFlight > 0 {
+        try? await Task.sleep(for: .milliseconds(1))
+    }
     // Two rounds: a call that ran during the first round may have queued more for another actor.
     for _ in 0..<2 {
         for queue in _ActorQueue.busyQueues() {

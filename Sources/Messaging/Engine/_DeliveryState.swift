@@ -1,4 +1,5 @@
 import GeneralObserver
+import _MessagingShims
 
 /// A message waiting for the running delivery, with what delivery needs to know about it.
 @usableFromInline
@@ -14,6 +15,9 @@ struct _Envelope<Message> {
     @usableFromInline var isUnchanged: ((Message) -> Bool)?
     /// The one observation a replayed message goes to; `nil` for a message sent to all.
     @usableFromInline var recipient: _Observation<Message>?
+    /// The thread that queued the message (`_messaging_thread_id()`): a send delivers every
+    /// message its own thread queued meanwhile, but only a budget of other threads' messages.
+    @usableFromInline var sender: UInt
 
     @inlinable
     init(
@@ -28,6 +32,7 @@ struct _Envelope<Message> {
         self.sequence = sequence
         self.isUnchanged = isUnchanged
         self.recipient = recipient
+        sender = _messaging_thread_id()
     }
 }
 

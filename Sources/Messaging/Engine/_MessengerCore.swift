@@ -118,6 +118,15 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
     /// The number of active observations.
     var observationCount: Int { withLock { _state.pointee.liveCount } }
 
+    /// Whether no delivery runs (nor waits for the runner it was handed to), which also means that
+    /// nothing is queued.
+    var _isIdle: Bool {
+        withLock {
+            if case .idle = _state.pointee.phase { return true }
+            return false
+        }
+    }
+
     // MARK: Sending
 
     /// Sends `message`: delivers it now, or queues it behind a running delivery.
@@ -208,10 +217,32 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         if !isIdle { _drainQueue(isolation: isolation) }
     }
 
-    /// Delivers the messages queued while this thread was delivering, until the queue is empty.
+    /// How many messages queued by other threads one send delivers, after its own and those its
+    /// own thread queued, before it hands the rest to another runner.
+    @inlinable
+    static var _foreignBudget: Int { 64 }
+
+    /// Delivers the messages queued while this thread was delivering: every one its own thread
+    /// queued, and up to ``_foreignBudget`` from other threads; then, if the queue is not empty,
+    /// hands the delivery on to a runner of its own, which delivers the rest in order, so a
+    /// send is never held for as long as other threads keep sending.
     @inlinable
     final func _drainQueue(isolation: (any Actor)?) {
+        _drainQueue(isolation: isolation, handsOff: true)
+    }
+
+    /// ``_drainQueue(isolation:)``; a runner that was handed the delivery (`handsOff == false`)
+    /// drains until the queue is empty.
+    @inlinable
+    final func _drainQueue(isolation: (any Actor)?, handsOff: Bool) {
+        let me = _messaging_thread_id()
+        var foreign = 0
         while true {
+            if handsOff, foreign >= Self._foreignBudget {
+                // Still delivering: the runner takes over from the next message, in order.
+                _handOffDelivery()
+                return
+            }
             _lock()
             let action = _state.pointee.finishDelivery()
             let baseline = _cleanEndsBaseline()
@@ -226,8 +257,19 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
                 return
             case .deliverNext(let next, let retired):
                 _ = consume retired
+                if next.envelope.sender != me { foreign += 1 }
                 _deliverQueued(next, baseline, isolation: isolation)
             }
+        }
+    }
+
+    /// Hands the running delivery to a runner of its own (see `_HandOffs`), which delivers the
+    /// messages left, in order.
+    @usableFromInline @inline(never)
+    final func _handOffDelivery() {
+        let runner = _DeliveryRunner(core: self)
+        _HandOffs.run(label: "Messaging.Messenger.delivery") {
+            runner.core._drainQueue(isolation: nil, handsOff: false)
         }
     }
 
@@ -427,5 +469,16 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         _unlock()
         _ = consume owner  // released here, outside the lock
         return table
+    }
+}
+
+/// A messenger core handed to the runner that takes over its delivery.
+@usableFromInline
+struct _DeliveryRunner<Message>: @unchecked Sendable {  // the core's state is guarded by its lock
+    @usableFromInline let core: _MessengerCore<Message>
+
+    @usableFromInline
+    init(core: _MessengerCore<Message>) {
+        self.core = core
     }
 }

@@ -7,6 +7,7 @@
 #ifndef MESSAGING_SHIMS_H
 #define MESSAGING_SHIMS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -22,6 +23,13 @@ static inline intptr_t _messaging_counter_load(const intptr_t *counter) {
 /// Adds one to a counter with release ordering.
 static inline void _messaging_counter_increment(intptr_t *counter) {
     __atomic_fetch_add(counter, 1, __ATOMIC_ACQ_REL);
+}
+
+// MARK: The calling thread
+
+/// A number that tells the calling thread from every other thread running at the same time.
+static inline uintptr_t _messaging_thread_id(void) {
+    return (uintptr_t)pthread_self();
 }
 
 // MARK: Objects being deinitialized

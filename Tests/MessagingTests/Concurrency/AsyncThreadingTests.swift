@@ -47,7 +47,9 @@ struct AsyncThreadingTests {
             for index in 0..<perThread { messenger.send(thread * Self.stride + index) }
         }
         #expect(finished)
-        // Every send returned, so every message was delivered.
+        // Every send returned, and the runner that took over past a send's budget finished, so
+        // every message was delivered.
+        #expect(waitUntilDelivered(messenger))
         messenger.stopBeingObserved()
         var results: [[Int]] = []
         for consumer in consumers { results.append(await consumer.value) }

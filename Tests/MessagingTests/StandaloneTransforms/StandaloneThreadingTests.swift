@@ -12,6 +12,7 @@ struct StandaloneThreadingTests {
             runOnThreads(8) { thread in
                 for number in 0..<500 { origin.send(thread * 1000 + number) }
             })
+        #expect(waitUntilDelivered(origin, tagged.origin.messenger, tagged.messenger))
         #expect(log.value == Array(repeating: Array(0..<500), count: 8))
         withExtendedLifetime(token) {}
     }
@@ -91,6 +92,7 @@ struct StandaloneThreadingTests {
             runOnThreads(8) { thread in
                 for value in 0..<300 { sources[thread].send(value) }
             })
+        #expect(waitUntilDelivered(merged.messenger))
         #expect(total.value == 2400)
         withExtendedLifetime(token) {}
     }

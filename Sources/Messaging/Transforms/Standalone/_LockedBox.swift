@@ -46,4 +46,12 @@ extension _LockedBox where Value == Int {
         _value -= 1
         return true
     }
+
+    /// Adds `amount` to the value.
+    @inlinable
+    func add(_ amount: Int) {
+        _lock.lock()
+        _value += amount
+        _lock.unlock()
+    }
 }
