@@ -31,7 +31,7 @@
 /// SwiftObserver's sugar for variables (`<-`, `count += 1`, `+ - * /` on number variables,
 /// `int` and `string`, a string variable as a collection of characters, comparing variables by
 /// value) is not part of this module: it comes with the opt-in `SwiftObserverCompatibility`
-/// module. See <doc:MigratingToMessaging>.
+/// module. See <doc:MigratingToMessaging#The-SwiftObserver-compatibility-layer>.
 public final class Var<Value: Equatable>: ObservableSource {
     /// The messenger that sends the variable's updates.
     public let messenger = Messenger<Update<Value>>()
