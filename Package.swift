@@ -7,13 +7,19 @@ let package = Package(
     products: [
         .library(name: "GeneralObserver", targets: ["GeneralObserver"]),
         .library(name: "Messaging", targets: ["Messaging"]),
+        .library(name: "SwiftObserverCompatibility", targets: ["SwiftObserverCompatibility"]),
     ],
     targets: [
         .target(name: "GeneralObserver"),
         .target(name: "_MessagingShims"),
         .target(name: "Messaging", dependencies: ["GeneralObserver", "_MessagingShims"]),
+        .target(name: "SwiftObserverCompatibility", dependencies: ["Messaging"]),
         .testTarget(name: "GeneralObserverTests", dependencies: ["GeneralObserver"]),
         .testTarget(name: "MessagingTests", dependencies: ["Messaging"]),
+        .testTarget(
+            name: "SwiftObserverCompatibilityTests",
+            dependencies: ["Messaging", "SwiftObserverCompatibility"]
+        ),
         .executableTarget(name: "DeviceMonitor", dependencies: ["GeneralObserver"], path: "Examples/DeviceMonitor"),
         .executableTarget(name: "TaskBoard", dependencies: ["Messaging"], path: "Examples/TaskBoard"),
     ],

@@ -104,7 +104,7 @@ struct AuthorTests {
 
         number.value = 1
         number.set(42, as: controller)
-        number <- 43
+        number.value = 43
         number.send()
 
         #expect(authors.value == ["1 by number", "42 by controller", "43 by number", "43 by number"])

@@ -83,7 +83,7 @@ struct IsolationTests {
         first.value = 1
         #expect(viewModel.seen == ["first 1"])
         await Task.yield()
-        second <- 1
+        second.value = 1
         #expect(viewModel.seen == ["first 1", "second 1"])
     }
 

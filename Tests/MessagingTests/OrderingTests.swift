@@ -69,7 +69,7 @@ struct OrderingTests {
 
         number.value = 1
         number.value = 2
-        number <- 3
+        number.value = 3
 
         #expect(log.entries == deliveries(["0->1", "1->2", "2->3"], to: ["b", "a"]))
         withExtendedLifetime((a, b)) {}

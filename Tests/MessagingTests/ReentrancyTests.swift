@@ -144,7 +144,7 @@ struct ReentrancyTests {
             // Each of these is queued behind the current delivery, with the test that drops it.
             number.value = 1
             number.modify { $0 += 0 }
-            number <- 1
+            number.set(1, as: number)
             number.value = 2
         }
         b.observe(number) { log.append("b:\($0.old)->\($0.new)") }

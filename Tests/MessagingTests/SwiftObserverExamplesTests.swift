@@ -1,7 +1,9 @@
 // The code examples of the SwiftObserver README (sections Observers, Observables, Memory
 // management, Free observers, Messenger, Understanding Observable, Variables, Message authors),
 // compiled with SwiftObserver's `Observable` spelled `ObservableSource`, and checked against what
-// the text says they do. The Collaborator example of "Message authors" is in AuthorTests.
+// the text says they do. The Collaborator example of "Message authors" is in AuthorTests; the
+// example of "Variables" that uses SwiftObserver's sugar (`<-`, comparing variables) is in the
+// tests of the SwiftObserver compatibility layer.
 //
 // Swift 6: an observer's handlers are `@Sendable`, so where an example's handler records what it
 // receives, it records into a thread-safe `EventLog`, `Locked` value or `ObjectLog` rather than
@@ -301,20 +303,6 @@ struct SwiftObserverExamplesTests {
 
         #expect(updates.value == [Update(42, 42)])
         withExtendedLifetime(observer) {}
-    }
-
-    @Test("using variable values: the initializer, value and <-")
-    func usingVariableValues() {
-        let text = Var<String?>()  // text.value == nil
-        #expect(text.value == nil)
-        text.value = "a text"
-        #expect(text.value == "a text")
-        let number = Var(23)  // number.value == 23
-        #expect(number.value == 23)
-        number <- 42  // number.value == 42
-        #expect(number.value == 42)
-        #expect(Var(1) == Var(1))
-        #expect(Var(1) < Var(2))
     }
 
     // MARK: Message authors

@@ -20,7 +20,7 @@ final class VariableRecorder<Value: Equatable & Sendable>: Sendable {
 /// An object to name as the author of a change.
 final class VariableAuthor: Sendable {}
 
-@Suite("Variables: updates on change, authors, equality, order and parameterless initializers")
+@Suite("Variables: updates on change, authors and parameterless initializers")
 struct VariableTests {
     // MARK: Updates
 
@@ -62,17 +62,6 @@ struct VariableTests {
         #expect(recorder.updates.isEmpty)
         number.value = 3
         #expect(recorder.updates == [Update(2, 3)])
-    }
-
-    @Test func arrowOperatorSetsTheValueLikeAssignment() {
-        let number = Var(23)
-        let recorder = VariableRecorder(number)
-        number <- 42
-        number <- 42
-        #expect(number.value == 42)
-        #expect(recorder.updates == [Update(23, 42)])
-        #expect(recorder.authors.count == 1)
-        #expect(recorder.authors.first === number)
     }
 
     @Test func aChangeMadeByAHandlerIsDeliveredAfterTheCurrentUpdateInOrder() {
@@ -123,30 +112,6 @@ struct VariableTests {
         #expect(othersEdits.entries == ["theirs"])
     }
 
-    // MARK: Equality and Order
-
-    @Test func variablesAreEqualWhenTheirValuesAre() {
-        #expect(Var(1) == Var(1))
-        #expect(Var(1) != Var(2))
-        #expect(Var<String?>() == Var<String?>(nil))
-        #expect(Var<String?>() != Var<String?>(""))
-        let number = Var(5)
-        let other = Var(6)
-        #expect(number != other)
-        other.value = 5
-        #expect(number == other)
-    }
-
-    @Test func variablesCompareByValue() {
-        #expect(Var(1) < Var(2))
-        #expect(!(Var(2) < Var(1)))
-        #expect(!(Var(2) < Var(2)))
-        #expect(Var("b") > Var("a"))
-        #expect(Var(3) >= Var(3))
-        let sorted = [Var(3), Var(1), Var(2)].sorted().map(\.value)
-        #expect(sorted == [1, 2, 3])
-    }
-
     // MARK: Initializers
 
     @Test func parameterlessInitializerOfAnOptionalHoldsNil() {
@@ -178,14 +143,4 @@ struct VariableTests {
         #expect(optionalNumber.value == nil)
     }
 
-    @Test func theSeedsInitializerExampleHolds() {
-        let text = Var<String?>()
-        #expect(text.value == nil)
-        text.value = "a text"
-        #expect(text.value == "a text")
-        let number = Var(23)
-        #expect(number.value == 23)
-        number <- 42
-        #expect(number.value == 42)
-    }
 }

@@ -8,8 +8,7 @@
 /// }
 ///
 /// number.value = 43   // sends Update(42, 43)
-/// number <- 44        // the same, shorter
-/// number.value = 44   // sends nothing: the value did not change
+/// number.value = 43   // sends nothing: the value did not change
 /// ```
 ///
 /// Reading and writing ``value`` is thread-safe: the value is kept under the lock of the variable's
@@ -23,16 +22,16 @@
 /// value and writing the new one, so concurrent changes are never lost.
 ///
 /// - ``modify(_:isolation:)``: `count.modify { $0 += 1 }`, any change computed from the value.
-/// - The compound operators on the variable itself: `count += 1`, `-=`, `*=` and `/=` on number
-///   variables, and `+=` on string variables (as well as ``write(_:)``).
-/// - Setting a value that does not depend on the old one: `value =`, `<-` and
+/// - Setting a value that does not depend on the old one: `value =` and
 ///   ``set(_:as:isolation:)``.
 ///
 /// These are *not* atomic: `count.value += 1` and `count.value = count.value + 1` read the value,
-/// then set it in a second step, so two threads doing so at once can lose an increment. The same
-/// holds for `count.int += 1` and the other number and string properties.
+/// then set it in a second step, so two threads doing so at once can lose an increment.
 ///
-/// A `Var` is `Equatable` (and `Comparable` where its value is), by value.
+/// SwiftObserver's sugar for variables (`<-`, `count += 1`, `+ - * /` on number variables,
+/// `int` and `string`, a string variable as a collection of characters, comparing variables by
+/// value) is not part of this module: it comes with the opt-in `SwiftObserverCompatibility`
+/// module. See <doc:MigratingToMessaging#The-SwiftObserver-compatibility-layer>.
 public final class Var<Value: Equatable>: ObservableSource {
     /// The messenger that sends the variable's updates.
     public let messenger = Messenger<Update<Value>>()
@@ -246,36 +245,3 @@ public final class Var<Value: Equatable>: ObservableSource {
 
 // The value is only accessed under the lock of the messenger's core.
 extension Var: @unchecked Sendable where Value: Sendable {}
-
-extension Var: Equatable {
-    /// Whether both variables hold equal values.
-    ///
-    /// - Parameters:
-    ///   - lhs: A variable.
-    ///   - rhs: Another variable.
-    /// - Returns: `lhs.value == rhs.value`.
-    public static func == (lhs: Var, rhs: Var) -> Bool { lhs.value == rhs.value }
-}
-
-extension Var: Comparable where Value: Comparable {
-    /// Whether the first variable's value is less than the second's.
-    ///
-    /// - Parameters:
-    ///   - lhs: A variable.
-    ///   - rhs: Another variable.
-    /// - Returns: `lhs.value < rhs.value`.
-    public static func < (lhs: Var, rhs: Var) -> Bool { lhs.value < rhs.value }
-}
-
-infix operator <- : AssignmentPrecedence
-
-extension Var {
-    /// Sets the variable's value: `number <- 42` is `number.value = 42`.
-    ///
-    /// - Parameters:
-    ///   - variable: The variable to set.
-    ///   - value: The new value.
-    public static func <- (variable: Var, value: Value) {
-        variable.value = value
-    }
-}

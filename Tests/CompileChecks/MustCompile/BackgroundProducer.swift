@@ -44,7 +44,7 @@ func produce() async {
 
     // Tokens with Sendable state; a Var counts atomically.
     let received = Var(0)
-    let token = thermometer.readings.subscribe { _ in received += 1 }
+    let token = thermometer.readings.subscribe { _ in received.modify { $0 += 1 } }
     thermometer.readings.send(23.0)
     received.modify { $0 += 1 }
     print(logger.count, received.value)

@@ -35,7 +35,7 @@ func showProfile() async {
     let viewModel = ProfileViewModel(profile: profile)
     await Task.detached {
         profile.name.value = "Ada"
-        profile.unread += 1
+        profile.unread.value = 1
     }.value
     await waitForPendingDeliveries()
     viewModel.rename(profile, to: "Ada L.")

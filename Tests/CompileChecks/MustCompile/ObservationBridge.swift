@@ -11,7 +11,7 @@ final class CounterViewModel {
     let count = Var(0)
 
     func increment() {
-        count += 1
+        count.modify { $0 += 1 }
     }
 }
 

@@ -24,7 +24,7 @@ struct VariableValuesTests {
         for await value in count.values {
             seen.append(value)
             if value == 3 { break }
-            count += 1
+            count.modify { $0 += 1 }
         }
         #expect(seen == [0, 1, 2, 3])
         #expect(count.messenger.observationCount == 0)

@@ -1,4 +1,5 @@
 import Messaging
+import SwiftObserverCompatibility
 import Testing
 
 @Suite("String variables: the string property, + with nil as empty, and the string protocols")

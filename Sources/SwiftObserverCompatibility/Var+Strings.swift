@@ -1,32 +1,35 @@
+import Messaging
+
 // String conveniences: `string` on string variables, `+` between a string variable (or an optional
-// one) and a string, an optional string or another such variable, and the standard string
-// protocols on `Var<String>` and `Var<String?>`.
+// one) and a string, an optional string or another such variable, `+=` on string variables, and
+// the standard string protocols on `Var<String>` and `Var<String?>`.
 
 // MARK: - Protocols
 //
 // The protocols only mark the types that the conveniences accept; they have no requirements, so
-// conforming `String` and `Optional` adds no members to them.
+// conforming `String` and `Optional` adds no members to them. They are public only because the
+// public conveniences name them in their constraints.
 
 /// A value that a string variable holds: `String` or `String?`.
 ///
-/// An implementation detail of the string conveniences of ``Var``: `Var<String>` and
-/// `Var<String?>` share one conformance to each string protocol through it. Don't conform other
-/// types.
-public protocol _StringValue: _StringOperand, Equatable {}
+/// `Var<String>` and `Var<String?>` share one conformance to each string protocol through it.
+/// This module conforms `String` and `String?`; don't conform other types (the conveniences read
+/// any other value as `""`).
+public protocol VariableStringValue: StringOperand, Equatable {}
 
 /// An operand of the `+` of string variables: a string, a variable that holds one, or an optional
 /// of either. `nil` counts as the empty string.
 ///
-/// An implementation detail of the string conveniences of ``Var``. Don't conform other types.
-public protocol _StringOperand {}
+/// This module conforms `String`, `Optional` and `Var`; don't conform other types.
+public protocol StringOperand {}
 
-extension String: _StringValue {}
+extension String: VariableStringValue {}
 
-extension Optional: _StringOperand where Wrapped: _StringOperand {}
+extension Optional: StringOperand where Wrapped: StringOperand {}
 
-extension Optional: _StringValue where Wrapped == String {}
+extension Optional: VariableStringValue where Wrapped == String {}
 
-extension Var: _StringOperand where Value: _StringOperand {}
+extension Var: StringOperand where Value: StringOperand {}
 
 // MARK: - Helpers
 //
@@ -35,7 +38,7 @@ extension Var: _StringOperand where Value: _StringOperand {}
 
 /// The string of `operand`: a string, a variable, or an optional of either; `nil` reads as `""`.
 @inlinable
-func _string(_ operand: some _StringOperand) -> String {
+func _string(_ operand: some StringOperand) -> String {
     if let string = _exactly(operand, String.self) { return string }
     if let variable = _exactly(operand, Var<String>.self) { return variable.value }
     if let variable = _exactly(operand, Var<String?>.self) { return variable.value ?? "" }
@@ -68,7 +71,7 @@ extension Var: _StringVariableReading {
 
 /// The value that holds `string`: `string` itself, or wrapped in an optional.
 @inlinable
-func _value<Value: _StringValue>(holding string: String) -> Value {
+func _value<Value: VariableStringValue>(holding string: String) -> Value {
     string as! Value
 }
 
@@ -77,14 +80,14 @@ func _value<Value: _StringValue>(holding string: String) -> Value {
 /// A variable that holds a string or an optional string: a `Var<String>` or `Var<String?>`.
 ///
 /// It exists so that optional variables (`Var<String>?`, `Var<String?>?`) have the `string`
-/// property too. Don't conform other types.
-public protocol _StringVariable: AnyObject {
-    /// The value as a string; see ``Var/string``.
+/// property too. This module conforms `Var`; don't conform other types.
+public protocol StringVariable: AnyObject {
+    /// The value as a string; see `Var.string`.
     var string: String { get set }
 }
 
-extension Var: _StringVariable where Value: _StringValue {
-    /// The value as a string, with `nil` read as `""`. Setting it sets ``value``, like `value =`.
+extension Var: StringVariable where Value: VariableStringValue {
+    /// The value as a string, with `nil` read as `""`. Setting it sets `value`, like `value =`.
     ///
     /// ```swift
     /// let text = Var<String?>()  // text.value == nil
@@ -101,10 +104,10 @@ extension Var: _StringVariable where Value: _StringValue {
     }
 }
 
-extension Optional where Wrapped: _StringVariable {
+extension Optional where Wrapped: StringVariable {
     /// The variable's value as a string, with a `nil` variable or value read as `""`.
     ///
-    /// Setting it sets the variable's value (see ``Var/string``); on a `nil` variable it does
+    /// Setting it sets the variable's value (see `Var.string`); on a `nil` variable it does
     /// nothing.
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
@@ -122,12 +125,13 @@ extension Optional where Wrapped: _StringVariable {
 
 /// An operand of `+` that is a variable: a string variable or an optional one.
 ///
-/// An implementation detail of the string conveniences of ``Var``. Don't conform other types.
-public protocol _StringVariableOperand: _StringOperand {}
+/// Every `+` of this module takes at least one such operand, so that `String? + String` stays
+/// an error. This module conforms `Var` and `Optional`; don't conform other types.
+public protocol StringVariableOperand: StringOperand {}
 
-extension Var: _StringVariableOperand where Value: _StringOperand {}
+extension Var: StringVariableOperand where Value: StringOperand {}
 
-extension Optional: _StringVariableOperand where Wrapped: _StringVariableOperand {}
+extension Optional: StringVariableOperand where Wrapped: StringVariableOperand {}
 
 /// Concatenates a string variable operand and any operand: a string, an optional string, a string
 /// variable or an optional string variable; `nil` counts as `""`.
@@ -143,7 +147,7 @@ extension Optional: _StringVariableOperand where Wrapped: _StringVariableOperand
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
 @inlinable
-public func + <L: _StringVariableOperand, R: _StringOperand>(lhs: L, rhs: R) -> String {
+public func + <L: StringVariableOperand, R: StringOperand>(lhs: L, rhs: R) -> String {
     _string(lhs) + _string(rhs)
 }
 
@@ -155,7 +159,7 @@ public func + <L: _StringVariableOperand, R: _StringOperand>(lhs: L, rhs: R) -> 
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
 @inlinable
-public func + <L: _StringOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> String {
+public func + <L: StringOperand, R: StringVariableOperand>(lhs: L, rhs: R) -> String {
     _string(lhs) + _string(rhs)
 }
 
@@ -166,13 +170,13 @@ public func + <L: _StringOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> 
 ///   - rhs: The second operand.
 /// - Returns: The operands' strings, joined.
 @inlinable
-public func + <L: _StringVariableOperand, R: _StringVariableOperand>(lhs: L, rhs: R) -> String {
+public func + <L: StringVariableOperand, R: StringVariableOperand>(lhs: L, rhs: R) -> String {
     _string(lhs) + _string(rhs)
 }
 
 // MARK: - Appending
 
-extension Var where Value: _StringValue {
+extension Var where Value: VariableStringValue {
     /// Appends `text` to the value in one atomic step, and sends the update like `value =`.
     ///
     /// ```swift
@@ -195,7 +199,7 @@ extension Var where Value: _StringValue {
 
 // MARK: - String Protocols
 
-extension Var: TextOutputStream where Value: _StringValue {
+extension Var: TextOutputStream where Value: VariableStringValue {
     /// Appends `string` to the value and sends the update, like `value =`.
     ///
     /// Reading the value and setting the appended one are one atomic step, so appends from
@@ -209,24 +213,22 @@ extension Var: TextOutputStream where Value: _StringValue {
     /// - Parameter string: The text to append.
     /// - Complexity: O(*m* + *n*) for a value of length *m* and *n* observers.
     public func write(_ string: String) {
-        _transform(author: self, isolation: nil) { old in
-            _value(holding: _string(old) + string)
-        }
+        modify({ $0 = _value(holding: _string($0) + string) }, isolation: nil)
     }
 }
 
-extension Var: CustomStringConvertible where Value: _StringValue {
-    /// The value as a string, with `nil` read as `""`: the same as ``string``.
+extension Var: CustomStringConvertible where Value: VariableStringValue {
+    /// The value as a string, with `nil` read as `""`: the same as `string`.
     public var description: String { string }
 }
 
-extension Var: CustomDebugStringConvertible where Value: _StringValue {
+extension Var: CustomDebugStringConvertible where Value: VariableStringValue {
     /// The value as a quoted string literal, with `nil` read as `""`: `string.debugDescription`.
     public var debugDescription: String { string.debugDescription }
 }
 
-extension Var: Sequence where Value: _StringValue {
-    /// An iterator over the characters of the current ``string``.
+extension Var: Sequence where Value: VariableStringValue {
+    /// An iterator over the characters of the current `string`.
     ///
     /// It iterates a snapshot: later changes to the variable do not affect it.
     ///
@@ -237,35 +239,35 @@ extension Var: Sequence where Value: _StringValue {
     }
 }
 
-extension Var: Collection where Value: _StringValue {
-    /// A position of a character in ``string``.
+extension Var: Collection where Value: VariableStringValue {
+    /// A position of a character in `string`.
     public typealias Index = String.Index
 
-    /// The position of the first character of the current ``string``.
+    /// The position of the first character of the current `string`.
     public var startIndex: String.Index { string.startIndex }
 
-    /// The position past the last character of the current ``string``.
+    /// The position past the last character of the current `string`.
     public var endIndex: String.Index { string.endIndex }
 
-    /// The number of characters in the current ``string``.
+    /// The number of characters in the current `string`.
     ///
     /// - Complexity: O(*n*) for *n* characters.
     public var count: Int { string.count }
 
-    /// Whether the current ``string`` is empty.
+    /// Whether the current `string` is empty.
     public var isEmpty: Bool { string.isEmpty }
 
-    /// The character at `position` in the current ``string``.
+    /// The character at `position` in the current `string`.
     ///
     /// Every access reads the current value: when the variable can change meanwhile, read
-    /// ``string`` once and index that instead.
+    /// `string` once and index that instead.
     ///
     /// - Parameter position: A valid position in the current string.
     public subscript(position: String.Index) -> Character {
         string[position]
     }
 
-    /// The characters in `bounds` of the current ``string``, as a substring: a snapshot, which
+    /// The characters in `bounds` of the current `string`, as a substring: a snapshot, which
     /// later changes to the variable do not affect.
     ///
     /// - Parameter bounds: A valid range of the current string.
@@ -273,19 +275,19 @@ extension Var: Collection where Value: _StringValue {
         string[bounds]
     }
 
-    /// The position after `i` in the current ``string``.
+    /// The position after `i` in the current `string`.
     ///
-    /// - Parameter i: A valid position in the current string, other than ``endIndex``.
+    /// - Parameter i: A valid position in the current string, other than `endIndex`.
     /// - Returns: The next position.
     public func index(after i: String.Index) -> String.Index {
         string.index(after: i)
     }
 }
 
-extension Var: BidirectionalCollection where Value: _StringValue {
-    /// The position before `i` in the current ``string``.
+extension Var: BidirectionalCollection where Value: VariableStringValue {
+    /// The position before `i` in the current `string`.
     ///
-    /// - Parameter i: A valid position in the current string, other than ``startIndex``.
+    /// - Parameter i: A valid position in the current string, other than `startIndex`.
     /// - Returns: The previous position.
     public func index(before i: String.Index) -> String.Index {
         string.index(before: i)

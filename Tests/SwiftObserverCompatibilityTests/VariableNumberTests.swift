@@ -1,4 +1,5 @@
 import Messaging
+import SwiftObserverCompatibility
 import Testing
 
 @Suite("Number variables: int, float and double properties, and + - * / with nil as zero")

@@ -1,7 +1,10 @@
-// Number conveniences: `int`, `float` and `double` on number variables, and `+ - * /` between
-// numbers, optional numbers, number variables and optional number variables.
+import Messaging
+
+// Number conveniences: `int`, `float` and `double` on number variables, `+ - * /` between
+// numbers, optional numbers, number variables and optional number variables, and `+= -= *= /=` on
+// number variables.
 //
-// The operand kinds are unified by one protocol, `_NumericOperand` (numbers, optionals and
+// The operand kinds are unified by one protocol, `NumericOperand` (numbers, optionals and
 // variables), so each operator needs a few generic overloads (see "Operators" below) instead of one
 // per pair of operand types, which keeps the type checker fast in code that imports the module.
 //
@@ -13,44 +16,49 @@
 //
 // The protocols only mark the types that the conveniences accept; they have no requirements, so
 // conforming `Int`, `Float`, `Double` and `Optional` adds no members to them. The work is done by
-// the internal helpers below, which cast to the few concrete types the protocols admit.
+// the internal helpers below, which cast to the few concrete types the protocols admit. They are
+// public only because the public operators name them in their constraints.
 
 /// A number type that number variables work with: `Int`, `Float` or `Double`.
 ///
-/// An implementation detail of the number conveniences of ``Var``: only the three standard
-/// conformances are supported. Don't conform other types.
-public protocol _VarNumber: _VarNumberValue, Numeric where _Number == Self {}
+/// It marks the number types that the number conveniences of `Var` accept: the `int`, `float`
+/// and `double` properties and the `+ - * /` operators. Only the three standard conformances,
+/// which this module declares, are supported: don't conform other types (the conveniences stop
+/// the program on any other number type).
+public protocol VariableNumber: VariableNumberValue, Numeric where OperandNumber == Self {}
 
-/// A value that a number variable holds: a ``_VarNumber`` or an optional one.
+/// A value that a number variable holds: a ``VariableNumber`` or an optional one.
 ///
-/// An implementation detail of the number conveniences of ``Var``. Don't conform other types.
-public protocol _VarNumberValue: _NumericOperand, Equatable {}
+/// `Var<Value>` has the `int`, `float` and `double` properties where `Value` is one. This module
+/// conforms `Int`, `Float`, `Double` and their optionals; don't conform other types.
+public protocol VariableNumberValue: NumericOperand, Equatable {}
 
-/// An operand of the number operators of ``Var``: a number, a variable that holds one, or an
-/// optional of either. `nil` counts as zero.
+/// An operand of the number operators `+ - * /` of this module: a number, a variable that holds
+/// one, or an optional of either. `nil` counts as zero.
 ///
-/// An implementation detail of the number conveniences of ``Var``. Don't conform other types.
-public protocol _NumericOperand {
-    /// The number type of the operand.
-    associatedtype _Number: _VarNumber
+/// This module conforms the numbers (through ``VariableNumber``), `Optional` and `Var`; don't
+/// conform other types.
+public protocol NumericOperand {
+    /// The number type of the operand: `Int`, `Float` or `Double`.
+    associatedtype OperandNumber: VariableNumber
 }
 
-extension Int: _VarNumber {}
+extension Int: VariableNumber {}
 
-extension Float: _VarNumber {}
+extension Float: VariableNumber {}
 
-extension Double: _VarNumber {}
+extension Double: VariableNumber {}
 
-extension Optional: _NumericOperand where Wrapped: _NumericOperand {
+extension Optional: NumericOperand where Wrapped: NumericOperand {
     /// The number type of the wrapped operand.
-    public typealias _Number = Wrapped._Number
+    public typealias OperandNumber = Wrapped.OperandNumber
 }
 
-extension Optional: _VarNumberValue where Wrapped: _VarNumber {}
+extension Optional: VariableNumberValue where Wrapped: VariableNumber {}
 
-extension Var: _NumericOperand where Value: _NumericOperand {
+extension Var: NumericOperand where Value: NumericOperand {
     /// The number type of the variable's value.
-    public typealias _Number = Value._Number
+    public typealias OperandNumber = Value.OperandNumber
 }
 
 // MARK: - Helpers
@@ -60,8 +68,8 @@ extension Var: _NumericOperand where Value: _NumericOperand {
 
 /// The number of `operand`: a number, a variable, or an optional of either; `nil` reads as zero.
 @inlinable
-func _number<Operand: _NumericOperand>(_ operand: Operand) -> Operand._Number {
-    typealias Number = Operand._Number
+func _number<Operand: NumericOperand>(_ operand: Operand) -> Operand.OperandNumber {
+    typealias Number = Operand.OperandNumber
     if let number = _exactly(operand, Number.self) { return number }
     if let variable = _exactly(operand, Var<Number>.self) { return variable.value }
     if let variable = _exactly(operand, Var<Number?>.self) { return variable.value ?? .zero }
@@ -73,7 +81,7 @@ func _number<Operand: _NumericOperand>(_ operand: Operand) -> Operand._Number {
 
 /// The number of an operand nested deeper than `_number(_:)` looks (`Var<Var<Int>>`, `Int??`).
 @usableFromInline
-func _numberByCasting<Number: _VarNumber>(_ operand: Any) -> Number {
+func _numberByCasting<Number: VariableNumber>(_ operand: Any) -> Number {
     switch operand {
     case let number as Number: number
     case let variable as any _NumberVariableReading: variable.currentNumber()
@@ -84,11 +92,11 @@ func _numberByCasting<Number: _VarNumber>(_ operand: Any) -> Number {
 /// A variable whose value `_numberByCasting(_:)` reads, whatever its value type.
 private protocol _NumberVariableReading: AnyObject {
     /// The value's number; `nil` reads as zero.
-    func currentNumber<Number: _VarNumber>() -> Number
+    func currentNumber<Number: VariableNumber>() -> Number
 }
 
 extension Var: _NumberVariableReading {
-    fileprivate func currentNumber<Number: _VarNumber>() -> Number { _numberByCasting(value) }
+    fileprivate func currentNumber<Number: VariableNumber>() -> Number { _numberByCasting(value) }
 }
 
 /// `value` as a `Target`, if that is its type. Comparing the types costs far less than a cast.
@@ -99,13 +107,13 @@ func _exactly<Value, Target>(_ value: Value, _: Target.Type) -> Target? {
 
 /// The value that holds `number`: `number` itself, or wrapped in an optional.
 @inlinable
-func _value<Value: _VarNumberValue>(holding number: Value._Number) -> Value {
+func _value<Value: VariableNumberValue>(holding number: Value.OperandNumber) -> Value {
     number as! Value
 }
 
 /// `number` converted, as the target type's `init(_:)` converts it.
 @inlinable
-func _converted<Target: _VarNumber>(_ number: some _VarNumber) -> Target {
+func _converted<Target: VariableNumber>(_ number: some VariableNumber) -> Target {
     if let number = _exactly(number, Int.self) { return _choosing(number, Float(number), Double(number)) }
     if let number = _exactly(number, Float.self) { return _choosing(Int(number), number, Double(number)) }
     if let number = _exactly(number, Double.self) { return _choosing(Int(number), Float(number), number) }
@@ -114,7 +122,7 @@ func _converted<Target: _VarNumber>(_ number: some _VarNumber) -> Target {
 
 /// `lhs / rhs`, as the number type's `/` divides.
 @inlinable
-func _quotient<Number: _VarNumber>(_ lhs: Number, _ rhs: Number) -> Number {
+func _quotient<Number: VariableNumber>(_ lhs: Number, _ rhs: Number) -> Number {
     _choosing(
         _exactly(lhs, Int.self)! / _exactly(rhs, Int.self)!,
         _exactly(lhs, Float.self)! / _exactly(rhs, Float.self)!,
@@ -124,7 +132,7 @@ func _quotient<Number: _VarNumber>(_ lhs: Number, _ rhs: Number) -> Number {
 
 /// The one of `int`, `float` and `double` that has the type `Number`; evaluates only that one.
 @inlinable @inline(__always)
-func _choosing<Number: _VarNumber>(
+func _choosing<Number: VariableNumber>(
     _ int: @autoclosure () -> Int,
     _ float: @autoclosure () -> Float,
     _ double: @autoclosure () -> Double
@@ -135,7 +143,7 @@ func _choosing<Number: _VarNumber>(
     _unsupported(Number.self)
 }
 
-/// Stops: `type` conforms to `_VarNumber`, which only `Int`, `Float` and `Double` may.
+/// Stops: `type` conforms to `VariableNumber`, which only `Int`, `Float` and `Double` may.
 @usableFromInline
 func _unsupported(_ type: Any.Type) -> Never {
     preconditionFailure("Number variables support Int, Float and Double, not \(type)")
@@ -143,13 +151,14 @@ func _unsupported(_ type: Any.Type) -> Never {
 
 /// An operand of the number operators that is a variable: a number variable or an optional one.
 ///
-/// Every number operator of ``Var`` takes at least one such operand. An implementation detail;
-/// don't conform other types.
-public protocol _NumericVariableOperand: _NumericOperand {}
+/// Every number operator of this module takes at least one such operand, so that plain numbers
+/// and optional numbers keep the standard library's rules. This module conforms `Var` and
+/// `Optional`; don't conform other types.
+public protocol NumericVariableOperand: NumericOperand {}
 
-extension Var: _NumericVariableOperand where Value: _NumericOperand {}
+extension Var: NumericVariableOperand where Value: NumericOperand {}
 
-extension Optional: _NumericVariableOperand where Wrapped: _NumericVariableOperand {}
+extension Optional: NumericVariableOperand where Wrapped: NumericVariableOperand {}
 
 // MARK: - Number Properties
 
@@ -157,20 +166,20 @@ extension Optional: _NumericVariableOperand where Wrapped: _NumericVariableOpera
 /// `Number` in `Int`, `Float` and `Double`.
 ///
 /// It exists so that optional variables (`Var<Number>?`, `Var<Number?>?`) have the number
-/// properties too. Don't conform other types.
-public protocol _NumberVariable: AnyObject {
-    /// The value as an `Int`; see ``Var/int``.
+/// properties too. This module conforms `Var`; don't conform other types.
+public protocol NumberVariable: AnyObject {
+    /// The value as an `Int`; see `Var.int`.
     var int: Int { get set }
 
-    /// The value as a `Float`; see ``Var/float``.
+    /// The value as a `Float`; see `Var.float`.
     var float: Float { get set }
 
-    /// The value as a `Double`; see ``Var/double``.
+    /// The value as a `Double`; see `Var.double`.
     var double: Double { get set }
 }
 
-extension Var: _NumberVariable where Value: _VarNumberValue {
-    /// The value as an `Int`, with `nil` read as zero. Setting it sets ``value``, like `value =`.
+extension Var: NumberVariable where Value: VariableNumberValue {
+    /// The value as an `Int`, with `nil` read as zero. Setting it sets `value`, like `value =`.
     ///
     /// ```swift
     /// let number = Var<Int?>()  // number.value == nil
@@ -189,9 +198,9 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
         @inlinable set { value = _value(holding: _converted(newValue)) }
     }
 
-    /// The value as a `Float`, with `nil` read as zero. Setting it sets ``value``, like `value =`.
+    /// The value as a `Float`, with `nil` read as zero. Setting it sets `value`, like `value =`.
     ///
-    /// Conversions are those of Swift's number initializers; see ``int``.
+    /// Conversions are those of Swift's number initializers; see `int`.
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var float: Float {
@@ -199,9 +208,9 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
         @inlinable set { value = _value(holding: _converted(newValue)) }
     }
 
-    /// The value as a `Double`, with `nil` read as zero. Setting it sets ``value``, like `value =`.
+    /// The value as a `Double`, with `nil` read as zero. Setting it sets `value`, like `value =`.
     ///
-    /// Conversions are those of Swift's number initializers; see ``int``.
+    /// Conversions are those of Swift's number initializers; see `int`.
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var double: Double {
@@ -210,10 +219,10 @@ extension Var: _NumberVariable where Value: _VarNumberValue {
     }
 }
 
-extension Optional where Wrapped: _NumberVariable {
+extension Optional where Wrapped: NumberVariable {
     /// The variable's value as an `Int`, with a `nil` variable or value read as zero.
     ///
-    /// Setting it sets the variable's value (see ``Var/int``); on a `nil` variable it does
+    /// Setting it sets the variable's value (see `Var.int`); on a `nil` variable it does
     /// nothing.
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
@@ -224,7 +233,7 @@ extension Optional where Wrapped: _NumberVariable {
 
     /// The variable's value as a `Float`, with a `nil` variable or value read as zero.
     ///
-    /// Setting it sets the variable's value (see ``Var/float``); on a `nil` variable it does
+    /// Setting it sets the variable's value (see `Var.float`); on a `nil` variable it does
     /// nothing.
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
@@ -235,7 +244,7 @@ extension Optional where Wrapped: _NumberVariable {
 
     /// The variable's value as a `Double`, with a `nil` variable or value read as zero.
     ///
-    /// Setting it sets the variable's value (see ``Var/double``); on a `nil` variable it does
+    /// Setting it sets the variable's value (see `Var.double`); on a `nil` variable it does
     /// nothing.
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
@@ -269,8 +278,8 @@ extension Optional where Wrapped: _NumberVariable {
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
 @inlinable
-public func + <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func + <L: NumericVariableOperand, R: NumericOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _number(lhs) + _number(rhs)
 }
 
@@ -281,8 +290,8 @@ where L._Number == R._Number {
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
 @inlinable
-public func + <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func + <L: NumericOperand, R: NumericVariableOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _number(lhs) + _number(rhs)
 }
 
@@ -293,8 +302,8 @@ where L._Number == R._Number {
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
 @inlinable
-public func + <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func + <L: NumericVariableOperand, R: NumericVariableOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _number(lhs) + _number(rhs)
 }
 
@@ -307,7 +316,7 @@ where L._Number == R._Number {
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
 @inlinable
-public func + <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
+public func + <Operand: NumericVariableOperand>(lhs: Operand, rhs: Operand.OperandNumber) -> Operand.OperandNumber {
     _number(lhs) + rhs
 }
 
@@ -320,7 +329,7 @@ public func + <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The second operand.
 /// - Returns: The sum of the operands' numbers.
 @inlinable
-public func + <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
+public func + <Operand: NumericVariableOperand>(lhs: Operand.OperandNumber, rhs: Operand) -> Operand.OperandNumber {
     lhs + _number(rhs)
 }
 
@@ -340,8 +349,8 @@ public func + <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
 @inlinable
-public func - <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func - <L: NumericVariableOperand, R: NumericOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _number(lhs) - _number(rhs)
 }
 
@@ -352,8 +361,8 @@ where L._Number == R._Number {
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
 @inlinable
-public func - <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func - <L: NumericOperand, R: NumericVariableOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _number(lhs) - _number(rhs)
 }
 
@@ -364,8 +373,8 @@ where L._Number == R._Number {
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
 @inlinable
-public func - <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func - <L: NumericVariableOperand, R: NumericVariableOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _number(lhs) - _number(rhs)
 }
 
@@ -378,7 +387,7 @@ where L._Number == R._Number {
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
 @inlinable
-public func - <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
+public func - <Operand: NumericVariableOperand>(lhs: Operand, rhs: Operand.OperandNumber) -> Operand.OperandNumber {
     _number(lhs) - rhs
 }
 
@@ -391,7 +400,7 @@ public func - <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The operand to subtract.
 /// - Returns: The difference of the operands' numbers.
 @inlinable
-public func - <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
+public func - <Operand: NumericVariableOperand>(lhs: Operand.OperandNumber, rhs: Operand) -> Operand.OperandNumber {
     lhs - _number(rhs)
 }
 
@@ -411,8 +420,8 @@ public func - <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
 @inlinable
-public func * <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func * <L: NumericVariableOperand, R: NumericOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _number(lhs) * _number(rhs)
 }
 
@@ -423,8 +432,8 @@ where L._Number == R._Number {
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
 @inlinable
-public func * <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func * <L: NumericOperand, R: NumericVariableOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _number(lhs) * _number(rhs)
 }
 
@@ -435,8 +444,8 @@ where L._Number == R._Number {
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
 @inlinable
-public func * <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func * <L: NumericVariableOperand, R: NumericVariableOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _number(lhs) * _number(rhs)
 }
 
@@ -449,7 +458,7 @@ where L._Number == R._Number {
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
 @inlinable
-public func * <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
+public func * <Operand: NumericVariableOperand>(lhs: Operand, rhs: Operand.OperandNumber) -> Operand.OperandNumber {
     _number(lhs) * rhs
 }
 
@@ -462,7 +471,7 @@ public func * <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The second operand.
 /// - Returns: The product of the operands' numbers.
 @inlinable
-public func * <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
+public func * <Operand: NumericVariableOperand>(lhs: Operand.OperandNumber, rhs: Operand) -> Operand.OperandNumber {
     lhs * _number(rhs)
 }
 
@@ -486,8 +495,8 @@ public func * <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Oper
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
 @inlinable
-public func / <L: _NumericVariableOperand, R: _NumericOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func / <L: NumericVariableOperand, R: NumericOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _quotient(_number(lhs), _number(rhs))
 }
 
@@ -498,8 +507,8 @@ where L._Number == R._Number {
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
 @inlinable
-public func / <L: _NumericOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func / <L: NumericOperand, R: NumericVariableOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _quotient(_number(lhs), _number(rhs))
 }
 
@@ -510,8 +519,8 @@ where L._Number == R._Number {
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
 @inlinable
-public func / <L: _NumericVariableOperand, R: _NumericVariableOperand>(lhs: L, rhs: R) -> L._Number
-where L._Number == R._Number {
+public func / <L: NumericVariableOperand, R: NumericVariableOperand>(lhs: L, rhs: R) -> L.OperandNumber
+where L.OperandNumber == R.OperandNumber {
     _quotient(_number(lhs), _number(rhs))
 }
 
@@ -524,7 +533,7 @@ where L._Number == R._Number {
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
 @inlinable
-public func / <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Number) -> Operand._Number {
+public func / <Operand: NumericVariableOperand>(lhs: Operand, rhs: Operand.OperandNumber) -> Operand.OperandNumber {
     _quotient(_number(lhs), rhs)
 }
 
@@ -537,13 +546,13 @@ public func / <Operand: _NumericVariableOperand>(lhs: Operand, rhs: Operand._Num
 ///   - rhs: The divisor.
 /// - Returns: The quotient of the operands' numbers.
 @inlinable
-public func / <Operand: _NumericVariableOperand>(lhs: Operand._Number, rhs: Operand) -> Operand._Number {
+public func / <Operand: NumericVariableOperand>(lhs: Operand.OperandNumber, rhs: Operand) -> Operand.OperandNumber {
     _quotient(lhs, _number(rhs))
 }
 
 // MARK: - Compound Assignment
 //
-// Each goes through `_modify`, so `count += 1` is one atomic step: increments from several threads
+// Each goes through `modify(_:isolation:)`, so `count += 1` is one atomic step: increments from several threads
 // are never lost. The left operand is a reference, so `let count = Var(0)` is enough.
 
 extension Var where Value: Numeric {
@@ -563,10 +572,10 @@ extension Var where Value: Numeric {
     ///   - amount: The number to add.
     /// - Complexity: O(*n*) for *n* observers.
     public static func += (variable: Var, amount: Value) {
-        variable._modify(isolation: nil) { $0 += amount }
+        variable.modify({ $0 += amount }, isolation: nil)
     }
 
-    /// Subtracts `amount` from the value in one atomic step; see ``+=(_:_:)-(_,Value)``.
+    /// Subtracts `amount` from the value in one atomic step, and sends the update like `value =`.
     ///
     /// Overflow traps, as `-=` on the numbers does (`Var(Int.min) -= 1`, say, stops the program).
     ///
@@ -575,10 +584,10 @@ extension Var where Value: Numeric {
     ///   - amount: The number to subtract.
     /// - Complexity: O(*n*) for *n* observers.
     public static func -= (variable: Var, amount: Value) {
-        variable._modify(isolation: nil) { $0 -= amount }
+        variable.modify({ $0 -= amount }, isolation: nil)
     }
 
-    /// Multiplies the value by `factor` in one atomic step; see ``+=(_:_:)-(_,Value)``.
+    /// Multiplies the value by `factor` in one atomic step, and sends the update like `value =`.
     ///
     /// Overflow traps, as `*=` on the numbers does (`Var(Int.max) *= 2`, say, stops the program).
     ///
@@ -587,12 +596,13 @@ extension Var where Value: Numeric {
     ///   - factor: The number to multiply by.
     /// - Complexity: O(*n*) for *n* observers.
     public static func *= (variable: Var, factor: Value) {
-        variable._modify(isolation: nil) { $0 *= factor }
+        variable.modify({ $0 *= factor }, isolation: nil)
     }
 }
 
 extension Var where Value: BinaryInteger {
-    /// Divides the value by `divisor` in one atomic step, rounding toward zero; see ``+=(_:_:)-(_,Value)``.
+    /// Divides the value by `divisor` in one atomic step, rounding toward zero, and sends the update
+    /// like `value =`.
     ///
     /// Dividing by zero traps, as `/=` on integers does.
     ///
@@ -601,12 +611,12 @@ extension Var where Value: BinaryInteger {
     ///   - divisor: The number to divide by.
     /// - Complexity: O(*n*) for *n* observers.
     public static func /= (variable: Var, divisor: Value) {
-        variable._modify(isolation: nil) { $0 /= divisor }
+        variable.modify({ $0 /= divisor }, isolation: nil)
     }
 }
 
 extension Var where Value: FloatingPoint {
-    /// Divides the value by `divisor` in one atomic step; see ``+=(_:_:)-(_,Value)``.
+    /// Divides the value by `divisor` in one atomic step, and sends the update like `value =`.
     ///
     /// Dividing by zero gives an infinity, or NaN for zero divided by zero.
     ///
@@ -615,6 +625,6 @@ extension Var where Value: FloatingPoint {
     ///   - divisor: The number to divide by.
     /// - Complexity: O(*n*) for *n* observers.
     public static func /= (variable: Var, divisor: Value) {
-        variable._modify(isolation: nil) { $0 /= divisor }
+        variable.modify({ $0 /= divisor }, isolation: nil)
     }
 }
