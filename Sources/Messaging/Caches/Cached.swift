@@ -15,7 +15,7 @@
 /// ``latestMessage`` is the last message it forwarded while observed (or `nil`), and does not
 /// follow the origin while nobody observes the cache. Sending through the cache does not change
 /// it. See <doc:StandaloneTransforms>.
-public final class Cached<Origin: ObservableSource, Value>: ObservableCache, _ObservedOwner, _MessengerDeathListener {
+public final class Cached<Origin: ObservableSource, Value>: ObservableCache, _StandaloneOperator {
     /// The messenger that sends the forwarded messages.
     public let messenger: Messenger<Value?>
 
@@ -31,10 +31,8 @@ public final class Cached<Origin: ObservableSource, Value>: ObservableCache, _Ob
     ) {
         self.messenger = messenger
         _latest = latest
-        let core = messenger._core
-        _link = _OriginLink(
-            origin, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: forward)
-        core.keepAliveWhileObserved(self)
+        _link = Self._link(to: origin, for: messenger, handler: forward)
+        messenger._core.keepAliveWhileObserved(self)
     }
 
     /// Makes a cache of `origin`, whose messages `wrap` turns into this cache's.
@@ -68,11 +66,11 @@ public final class Cached<Origin: ObservableSource, Value>: ObservableCache, _Ob
 
     @usableFromInline
     func _observedChanged() {
-        _link.update(listener: self)
+        _updateLinks()
     }
 
-    func _messengerDied(of observation: AnyObject) {
-        if _link.owns(observation) { messenger._endObservationsAfterOriginDied() }
+    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
+        body(_link)
     }
 }
 

@@ -14,8 +14,7 @@
 ///
 /// - Complexity: O(1) per message from the source, and no allocation while a countdown runs: a
 ///   burst of messages costs one task, however many messages it has.
-public final class Debounced<Source: ObservableSource>: ObservableSource, _ObservedOwner,
-    _MessengerDeathListener, @unchecked Sendable
+public final class Debounced<Source: ObservableSource>: ObservableSource, _StandaloneOperator, @unchecked Sendable
 where Source.Message: Sendable {
     // `_link` is set once, before the debounce is handed out (`_connect`), and guards the source
     // with its own lock; the source is only used to read its messenger, when observing starts.
@@ -48,19 +47,17 @@ where Source.Message: Sendable {
     /// every message is specialized for its type and reads no type metadata at run time.
     @usableFromInline
     func _connect(_ source: Source, _ receive: @escaping (Source.Message, AnyObject, (any Actor)?) -> Void) {
-        let core = messenger._core
-        _link = _OriginLink(
-            source, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: receive)
-        core.keepAliveWhileObserved(self)
+        _link = Self._link(to: source, for: messenger, handler: receive)
+        messenger._core.keepAliveWhileObserved(self)
     }
 
     @usableFromInline
     func _observedChanged() {
-        _link?.update(listener: self)
+        _updateLinks()
     }
 
-    func _messengerDied(of observation: AnyObject) {
-        if _link?.owns(observation) == true { messenger._endObservationsAfterOriginDied() }
+    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
+        if let _link { body(_link) }
     }
 }
 

@@ -13,7 +13,7 @@
 ///
 /// - Complexity: O(1) per message from the source, and no allocation: one clock reading and a
 ///   comparison.
-public final class Throttled<Source: ObservableSource>: ObservableSource, _ObservedOwner, _MessengerDeathListener,
+public final class Throttled<Source: ObservableSource>: ObservableSource, _StandaloneOperator,
     @unchecked Sendable
 where Source.Message: Sendable {
     // `_link` is set once, before the throttle is handed out (`_connect`), and guards the source
@@ -43,19 +43,17 @@ where Source.Message: Sendable {
     /// every message is specialized for its type and reads no type metadata at run time.
     @usableFromInline
     func _connect(_ source: Source, _ receive: @escaping (Source.Message, AnyObject, (any Actor)?) -> Void) {
-        let core = messenger._core
-        _link = _OriginLink(
-            source, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: receive)
-        core.keepAliveWhileObserved(self)
+        _link = Self._link(to: source, for: messenger, handler: receive)
+        messenger._core.keepAliveWhileObserved(self)
     }
 
     @usableFromInline
     func _observedChanged() {
-        _link?.update(listener: self)
+        _updateLinks()
     }
 
-    func _messengerDied(of observation: AnyObject) {
-        if _link?.owns(observation) == true { messenger._endObservationsAfterOriginDied() }
+    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
+        if let _link { body(_link) }
     }
 }
 

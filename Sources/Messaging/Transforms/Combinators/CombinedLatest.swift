@@ -25,9 +25,7 @@
 /// of the tuple.
 ///
 /// - Complexity: Per message of a source, while observed: O(*n*) for *n* sources, and one send.
-public final class CombinedLatest<each Source: ObservableSource>: ObservableSource, _ObservedOwner,
-    _MessengerDeathListener
-{
+public final class CombinedLatest<each Source: ObservableSource>: ObservableSource, _StandaloneOperator {
     /// A tuple of one message of each source.
     public typealias Message = (repeat (each Source).Message)
 
@@ -113,12 +111,15 @@ public final class CombinedLatest<each Source: ObservableSource>: ObservableSour
 
     @usableFromInline
     func _observedChanged() {
-        for link in _links { link.update(listener: self) }
+        _updateLinks()
     }
 
-    func _messengerDied(of observation: AnyObject) {
-        // A dead source ends nothing: its latest message stays.
+    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
+        for link in _links { body(link) }
     }
+
+    /// A dead source ends nothing: its latest message stays.
+    var _endsWhenAnOriginDies: Bool { false }
 }
 
 // The sources are immutable; the latest messages are guarded by the state's lock, and each link

@@ -21,7 +21,7 @@
 /// that dies (a ``Weak`` one whose observable is gone) ends nothing: the others go on.
 ///
 /// - Complexity: Per message of a source, while observed: one send.
-public final class Merged<Message: Sendable>: ObservableSource, _ObservedOwner, _MessengerDeathListener,
+public final class Merged<Message: Sendable>: ObservableSource, _StandaloneOperator,
     @unchecked Sendable
 {
     // The sources are `Sendable` and immutable; each link guards its own observation.
@@ -65,13 +65,16 @@ public final class Merged<Message: Sendable>: ObservableSource, _ObservedOwner, 
 
     @usableFromInline
     func _observedChanged() {
-        for link in _links { link.update(listener: self) }
+        _updateLinks()
     }
 
-    func _messengerDied(of observation: AnyObject) {
-        // A dead source ends nothing; its link keeps the ended observation until the merge is no
-        // longer observed.
+    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
+        for link in _links { body(link) }
     }
+
+    /// A dead source ends nothing; its link keeps the ended observation until the merge is no
+    /// longer observed.
+    var _endsWhenAnOriginDies: Bool { false }
 }
 
 /// Makes an observable that sends every message of each of `sources`; see ``Merged``.

@@ -18,9 +18,7 @@
 ///
 /// - Complexity: Per message of the origin, while observed: the filter, then one send for a
 ///   message that passes.
-public final class Filtered<Origin: ObservableSource, Message>: ObservableSource, _ObservedOwner,
-    _MessengerDeathListener
-{
+public final class Filtered<Origin: ObservableSource, Message>: ObservableSource, _StandaloneOperator {
     /// The messenger that sends the messages that pass.
     public let messenger: Messenger<Message>
 
@@ -32,10 +30,8 @@ public final class Filtered<Origin: ObservableSource, Message>: ObservableSource
         forward: @escaping (Origin.Message, AnyObject, (any Actor)?) -> Void
     ) {
         self.messenger = messenger
-        let core = messenger._core
-        _link = _OriginLink(
-            origin, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: forward)
-        core.keepAliveWhileObserved(self)
+        _link = Self._link(to: origin, for: messenger, handler: forward)
+        messenger._core.keepAliveWhileObserved(self)
     }
 
     /// Makes a transform that sends, for every message of `origin` and its author, what `filter`
@@ -78,11 +74,11 @@ public final class Filtered<Origin: ObservableSource, Message>: ObservableSource
 
     @usableFromInline
     func _observedChanged() {
-        _link.update(listener: self)
+        _updateLinks()
     }
 
-    func _messengerDied(of observation: AnyObject) {
-        if _link.owns(observation) { messenger._endObservationsAfterOriginDied() }
+    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
+        body(_link)
     }
 }
 

@@ -18,9 +18,7 @@
 /// ``ObservableCache/latestMessage`` is the mapped latest message of its origin.
 ///
 /// - Complexity: Per message of the origin, while observed: the transform, then one send.
-public final class Mapped<Origin: ObservableSource, Message>: ObservableSource, _ObservedOwner,
-    _MessengerDeathListener
-{
+public final class Mapped<Origin: ObservableSource, Message>: ObservableSource, _StandaloneOperator {
     /// The messenger that sends the mapped messages.
     public let messenger: Messenger<Message>
 
@@ -36,10 +34,8 @@ public final class Mapped<Origin: ObservableSource, Message>: ObservableSource, 
     ) {
         self.messenger = messenger
         _transform = transform
-        let core = messenger._core
-        _link = _OriginLink(
-            origin, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: forward)
-        core.keepAliveWhileObserved(self)
+        _link = Self._link(to: origin, for: messenger, handler: forward)
+        messenger._core.keepAliveWhileObserved(self)
     }
 
     /// Makes a transform that sends `transform(message)` for every message of `origin`.
@@ -80,12 +76,11 @@ public final class Mapped<Origin: ObservableSource, Message>: ObservableSource, 
 
     @usableFromInline
     func _observedChanged() {
-        _link.update(listener: self)
+        _updateLinks()
     }
 
-    func _messengerDied(of observation: AnyObject) {
-        // A dead origin sends nothing more: its transform's observations end.
-        if _link.owns(observation) { messenger._endObservationsAfterOriginDied() }
+    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
+        body(_link)
     }
 }
 
