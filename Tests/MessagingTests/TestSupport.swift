@@ -132,19 +132,6 @@ func runOnThreads(_ count: Int, timeout: Double = 20, _ body: @escaping @Sendabl
     return finished.wait(timeout: .now() + timeout) == .success
 }
 
-/// Polls `condition` on the calling thread until it holds, for work that runners of the library's
-/// finish after every sender returned (a combination's tuples past a send's budget, say).
-///
-/// - Returns: Whether the condition held within `timeout` seconds.
-func waitUntil(timeout: Double = 20, _ condition: () -> Bool) -> Bool {
-    let deadline = DispatchTime.now() + timeout
-    while !condition() {
-        if DispatchTime.now() > deadline { return false }
-        Thread.sleep(forTimeInterval: 0.001)
-    }
-    return true
-}
-
 /// Waits until nothing is being delivered on `messengers` and nothing is queued on them: when every
 /// sender has returned, a runner may still deliver what a send handed on past its budget of other
 /// threads' messages. Messengers whose handlers send to each other are checked until all of them

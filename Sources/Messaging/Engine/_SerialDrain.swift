@@ -8,12 +8,9 @@
 /// on in the same order, so a call never runs for as long as other threads keep submitting. A
 /// handed-off runner drains until the queue is empty.
 ///
-/// Nothing here knows of threads or locks, so the rules are tested on their own. Usable from
-/// inlinable code, so that a submission that runs at once costs no call.
-@usableFromInline
+/// Nothing here knows of threads or locks, so the rules are tested on their own.
 struct _SerialDrain<Job> {
     /// What the runner does next.
-    @usableFromInline
     enum Step {
         /// Run these jobs, in order, then ask again.
         case run([Job])
@@ -25,28 +22,26 @@ struct _SerialDrain<Job> {
     }
 
     /// How many queued jobs a caller's own call runs before it hands the rest off.
-    @usableFromInline let budget: Int
+    let budget: Int
     /// Whether a runner is at work (or handed off and about to be).
-    @usableFromInline var isRunning = false
+    private(set) var isRunning = false
     /// The queued jobs from `_head` on; the slots before it were moved out (`nil`), so that
     /// dropping them releases nothing under the owner's lock.
-    @usableFromInline var _pending: [Job?] = []
-    @usableFromInline var _head = 0
+    private var _pending: [Job?] = []
+    private var _head = 0
 
-    @inlinable
     init(budget: Int) {
         self.budget = budget
     }
 
     /// The jobs waiting behind the runner.
-    @inlinable
     var pendingCount: Int { _pending.count - _head }
 
     /// Submits a job.
     ///
     /// - Returns: The job, if the caller is now the runner and must run it; `nil` if it was queued.
     /// - Complexity: O(1) amortized.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func submit(_ job: consuming Job) -> Job? {
         if isRunning {
             _pending.append(job)
@@ -63,7 +58,6 @@ struct _SerialDrain<Job> {
     ///   - handsOff: Whether the runner is a caller's own call, which runs at most ``budget``
     ///     queued jobs; a runner that was handed the work drains until the queue is empty.
     /// - Complexity: O(*k*) for the *k* jobs taken, amortized.
-    @usableFromInline
     mutating func next(afterRunning ran: Int, handsOff: Bool) -> Step {
         let waiting = pendingCount
         if waiting == 0 {

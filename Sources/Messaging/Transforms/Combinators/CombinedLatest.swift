@@ -441,17 +441,17 @@ func _combinationHandler<State: _Combining, Slot>(
 /// The tuples of a combination waiting to be sent.
 ///
 /// A tuple is posted under the combination's lock, in the order of the changes, and sent after
-/// unlocking by one thread at a time (a ``_SerialDrain``): a thread that finds another sending
-/// leaves its tuple for that thread, which sends it, up to the drain's budget of tuples; past it,
-/// a runner of the library's sends the rest. So tuples go out in the order they were made, the
-/// last one sent is always the latest, and no send is held for as long as other threads post.
+/// unlocking by one thread at a time: a thread that finds another sending leaves its tuple for
+/// that thread, which sends it before it stops. So tuples go out in the order they were made, and
+/// the last one sent is always the latest.
 @usableFromInline
 final class _Outbox<Message> {
-    // Guarded by the lock of the `_CombineState` that owns it, so the run-time exclusivity checks
-    // are left out.
-    @exclusivity(unchecked) @usableFromInline var _drain = _SerialDrain<_PostedTuple<Message>>(budget: 64)
-    /// The tuple of the thread that became the sender, between its post and its send.
-    @exclusivity(unchecked) @usableFromInline var _first: _PostedTuple<Message>?
+    // Guarded by the lock of the `_CombineState` that owns it, so the run-time exclusivity check
+    // is left out.
+    @exclusivity(unchecked) @usableFromInline var _pending: [(Message, AnyObject)] = []
+    /// An empty buffer that keeps its capacity, swapped with `_pending` by the sending thread.
+    @exclusivity(unchecked) @usableFromInline var _spare: [(Message, AnyObject)] = []
+    @exclusivity(unchecked) @usableFromInline var _isSending = false
     @usableFromInline let _core: _MessengerCore<Message>
 
     @inlinable
@@ -461,70 +461,36 @@ final class _Outbox<Message> {
 
     /// Queues a tuple; `true` if the caller must now send (``send(lock:isolation:)``). Call under
     /// the lock.
-    ///
-    /// - Complexity: O(1) amortized.
     @inlinable
     func post(_ message: Message, author: AnyObject) -> Bool {
         // A tuple may wait for the thread that sends them; an author sending from its `deinit`
         // cannot wait with it.
-        let posted = _PostedTuple(message: message, author: _authorToKeep(author, standIn: nil) ?? _noAuthor)
-        guard let first = _drain.submit(posted) else { return false }
-        _first = first
+        _pending.append((message, _authorToKeep(author, standIn: nil) ?? _noAuthor))
+        guard !_isSending else { return false }
+        _isSending = true
         return true
     }
 
-    /// Sends the caller's tuple, then those posted meanwhile, in order, up to the drain's budget.
-    /// Call without the lock, from code that runs on `isolation`.
+    /// Sends the queued tuples, in order, until none is left. Call without the lock, from code
+    /// that runs on `isolation`.
     @inlinable
     func send(lock: _Lock, isolation: (any Actor)?) {
-        if let first = lock.withLock({ _first.take() }) {
-            _core.send(first.message, author: first.author, checksChange: false, isolation: isolation)
-        }
-        _sendQueued(lock: lock, isolation: isolation, handsOff: true)
-    }
-
-    /// Sends the queued tuples in batches until none is left; a caller's own send (`handsOff`)
-    /// stops after the budget and hands the rest to a runner of their own.
-    @usableFromInline
-    func _sendQueued(lock: _Lock, isolation: (any Actor)?, handsOff: Bool) {
-        var sent = 0
         while true {
-            let step = lock.withLock { _drain.next(afterRunning: sent, handsOff: handsOff) }
-            switch consume step {
-            case .finished:
-                return
-            case .handOff:
-                let runner = _OutboxRunner(outbox: self, lock: lock)
-                _HandOffs.run(label: "Messaging.CombinedLatest.outbox") {
-                    runner.outbox._sendQueued(lock: runner.lock, isolation: nil, handsOff: false)
+            var batch: [(Message, AnyObject)] = []
+            lock.withLock {
+                if _pending.isEmpty {
+                    _isSending = false
+                } else {
+                    swap(&batch, &_spare)
+                    swap(&batch, &_pending)
                 }
-                return
-            case .run(let batch):
-                sent += batch.count
-                for posted in batch {
-                    _core.send(posted.message, author: posted.author, checksChange: false, isolation: isolation)
-                }
-            // The tuples are released here, outside the lock.
             }
+            if batch.isEmpty { return }
+            for (message, author) in batch {
+                _core.send(message, author: author, checksChange: false, isolation: isolation)
+            }
+            batch.removeAll(keepingCapacity: true)  // the tuples are released here, outside the lock
+            lock.withLock { swap(&batch, &_spare) }
         }
     }
-}
-
-/// A tuple waiting in an ``_Outbox``, with its author.
-@usableFromInline
-struct _PostedTuple<Message> {
-    @usableFromInline let message: Message
-    @usableFromInline let author: AnyObject
-
-    @inlinable
-    init(message: Message, author: AnyObject) {
-        self.message = message
-        self.author = author
-    }
-}
-
-/// An outbox handed to the runner that takes over its sending.
-struct _OutboxRunner<Message>: @unchecked Sendable {  // the outbox's state is guarded by `lock`
-    let outbox: _Outbox<Message>
-    let lock: _Lock
 }
