@@ -138,7 +138,7 @@ func runOnThreads(_ count: Int, timeout: Double = 20, _ body: @escaping @Sendabl
 /// are found idle three times in a row.
 ///
 /// - Returns: Whether that happened within `timeout` seconds.
-func waitUntilDelivered<each Message>(_ messengers: repeat Messenger<each Message>, timeout: Double = 20) -> Bool {
+func waitUntilDelivered<each Message>(_ messengers: repeat Messenger<each Message>, timeout: Double = 180) -> Bool {
     let deadline = DispatchTime.now() + timeout
     var idlePasses = 0
     while idlePasses < 3 {

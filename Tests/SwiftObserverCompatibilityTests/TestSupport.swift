@@ -85,7 +85,7 @@ func runOnThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @Sendabl
 /// library's finishes after every sender returned.
 ///
 /// - Returns: Whether the condition held within `timeout` seconds.
-func waitUntil(timeout: Double = 20, _ condition: () -> Bool) -> Bool {
+func waitUntil(timeout: Double = 180, _ condition: () -> Bool) -> Bool {
     let deadline = DispatchTime.now() + timeout
     while !condition() {
         if DispatchTime.now() > deadline { return false }
