@@ -23,6 +23,7 @@ final class _ChainGate: @unchecked Sendable {
     /// Whether the observation is still active: its flag, read under its messenger's lock.
     ///
     /// - Complexity: O(1).
+    @usableFromInline
     var isActive: Bool { observation?._isActive ?? false }
 }
 
