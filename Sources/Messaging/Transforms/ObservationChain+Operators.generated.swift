@@ -1043,6 +1043,532 @@ extension ActorObservationChain {
     }
 }
 
+// MARK: - scan
+
+extension ObservationChain {
+    /// Sends on a running state: each message updates it with `next`, and the new state goes on.
+    ///
+    /// ```swift
+    /// observer.observe(deposits).scan(0) { balance, deposit in balance + deposit }.receive { balance in
+    ///     // the balance after each deposit
+    /// }
+    /// ```
+    ///
+    /// The state starts as `initial` and is kept per observation: a chain value given two handlers
+    /// makes two observations, each with its own state.
+    ///
+    /// - Parameters:
+    ///   - initial: The state before the first message.
+    ///   - next: Makes the next state from the current one and a message.
+    /// - Returns: The chain, one transform longer; its messages are the states.
+    /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
+    public func scan<State>(_ initial: State, _ next: @escaping @Sendable (State, Output) -> State) -> ObservationChain<
+        Observing, Source, State
+    >
+    where State: Sendable {
+        .init(
+            _core: _core.appending { downstream in
+                let state = _TransformState(initial)
+                return { output, author in
+                    state.value = next(state.value, output)
+                    downstream(state.value, author)
+                }
+            })
+    }
+
+    /// Sends on a running state: each message updates it with `next`, and the new state goes on.
+    /// Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - initial: The state before the first message.
+    ///   - next: Makes the next state from the current one and a message.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
+    public func scan<State>(
+        _ initial: State, _ next: @escaping @Sendable (State, Output) -> State,
+        receive: @escaping @Sendable (State) -> Void
+    ) where State: Sendable {
+        scan(initial, next).receive(receive)
+    }
+}
+
+extension IsolatedObservationChain {
+    /// Sends on a running state: each message updates it with `next`, and the new state goes on.
+    ///
+    /// The state starts as `initial` and is kept per observation: a chain value given two handlers
+    /// makes two observations, each with its own state.
+    ///
+    /// - Parameters:
+    ///   - initial: The state before the first message.
+    ///   - next: Makes the next state from the current one and a message.
+    /// - Returns: The chain, one transform longer; its messages are the states.
+    /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
+    public func scan<State>(_ initial: State, _ next: @escaping (State, Output) -> State) -> IsolatedObservationChain<
+        Observing, Source, State
+    > {
+        .init(
+            _core: _core.appending { downstream in
+                let state = _TransformState(initial)
+                return { output, author in
+                    state.value = next(state.value, output)
+                    downstream(state.value, author)
+                }
+            })
+    }
+
+    /// Sends on a running state: each message updates it with `next`, and the new state goes on.
+    /// Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - initial: The state before the first message.
+    ///   - next: Makes the next state from the current one and a message.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
+    public func scan<State>(
+        _ initial: State, _ next: @escaping (State, Output) -> State, receive: @escaping (State) -> Void
+    ) {
+        scan(initial, next).receive(receive)
+    }
+}
+
+extension MainActorObservationChain {
+    /// Sends on a running state: each message updates it with `next`, on the main actor, and the
+    /// new state goes on.
+    ///
+    /// The state starts as `initial` and is kept per observation: a chain value given two handlers
+    /// makes two observations, each with its own state.
+    ///
+    /// - Parameters:
+    ///   - initial: The state before the first message.
+    ///   - next: Makes the next state from the current one and a message.
+    /// - Returns: The chain, one transform longer; its messages are the states.
+    /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
+    public func scan<State>(_ initial: State, _ next: @escaping @MainActor @Sendable (State, Output) -> State)
+        -> MainActorObservationChain<Observing, Source, State>
+    where State: Sendable {
+        .init(
+            _core: _core.appending { downstream in
+                let state = _TransformState(initial)
+                return { output in
+                    state.value = next(state.value, output)
+                    downstream(state.value)
+                }
+            })
+    }
+
+    /// Sends on a running state: each message updates it with `next`, on the main actor, and the
+    /// new state goes on. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - initial: The state before the first message.
+    ///   - next: Makes the next state from the current one and a message.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
+    public func scan<State>(
+        _ initial: State, _ next: @escaping @MainActor @Sendable (State, Output) -> State,
+        receive: @escaping @MainActor @Sendable (State) -> Void
+    ) where State: Sendable {
+        scan(initial, next).receive(receive)
+    }
+}
+
+extension ActorObservationChain {
+    /// Sends on a running state: each message updates it with `next`, on the actor, and the new
+    /// state goes on.
+    ///
+    /// The state starts as `initial` and is kept per observation: a chain value given two handlers
+    /// makes two observations, each with its own state.
+    ///
+    /// - Parameters:
+    ///   - initial: The state before the first message.
+    ///   - next: Makes the next state from the current one and a message.
+    /// - Returns: The chain, one transform longer; its messages are the states.
+    /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
+    public func scan<State>(_ initial: State, _ next: @escaping @Sendable (isolated Isolation, State, Output) -> State)
+        -> ActorObservationChain<Observing, Source, Isolation, State>
+    where State: Sendable {
+        .init(
+            _core: _core.appending { downstream in
+                let state = _TransformState(initial)
+                return { actor, output in
+                    state.value = next(actor, state.value, output)
+                    downstream(actor, state.value)
+                }
+            })
+    }
+
+    /// Sends on a running state: each message updates it with `next`, on the actor, and the new
+    /// state goes on. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - initial: The state before the first message.
+    ///   - next: Makes the next state from the current one and a message.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more.
+    @inlinable
+    public func scan<State>(
+        _ initial: State, _ next: @escaping @Sendable (isolated Isolation, State, Output) -> State,
+        receive: @escaping @Sendable (isolated Isolation, State) -> Void
+    ) where State: Sendable {
+        scan(initial, next).receive(receive)
+    }
+}
+
+// MARK: - prefix
+
+extension ObservationChain {
+    /// Lets through the first `count` messages, then ends the observation.
+    ///
+    /// The observation ends with the `count`-th message, before that message goes on: its messenger
+    /// no longer counts it, nor lists the observer for it, and with the observer's last observation
+    /// of that messenger the relationship ends, with its callbacks. That message, and those before
+    /// it that are still on their way through a hop or a wait after this stage, reach the handler;
+    /// nothing after them does. With a `count` of zero, nothing goes on, and the observation ends
+    /// as soon as it starts.
+    ///
+    /// - Parameter count: How many messages go on; not negative.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func prefix(_ count: Int) -> ObservationChain<Observing, Source, Output> {
+        precondition(count >= 0, "prefix(_:) needs a count of zero or more, not \(count)")
+        return .init(
+            _core: _core.appendingGated { downstream, gate in
+                let left = _TransformState(count)
+                gate.prepareToEnd()
+                if count == 0 { gate.whenStarted { _ = gate.end() } }
+                return { output, author in
+                    guard left.value > 0 else { return }
+                    left.value -= 1
+                    if left.value == 0 { _ = gate.end() }
+                    downstream(output, author)
+                }
+            })
+    }
+
+    /// Lets through the first `count` messages, then ends the observation. Then ends the chain with
+    /// `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - count: How many messages go on; not negative.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func prefix(_ count: Int, receive: @escaping @Sendable (Output) -> Void) {
+        prefix(count).receive(receive)
+    }
+}
+
+extension IsolatedObservationChain {
+    /// Lets through the first `count` messages, then ends the observation.
+    ///
+    /// The observation ends with the `count`-th message, before that message goes on: its messenger
+    /// no longer counts it, nor lists the observer for it, and with the observer's last observation
+    /// of that messenger the relationship ends, with its callbacks. That message, and those before
+    /// it that are still on their way through a hop or a wait after this stage, reach the handler;
+    /// nothing after them does. With a `count` of zero, nothing goes on, and the observation ends
+    /// as soon as it starts.
+    ///
+    /// - Parameter count: How many messages go on; not negative.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func prefix(_ count: Int) -> IsolatedObservationChain<Observing, Source, Output> {
+        precondition(count >= 0, "prefix(_:) needs a count of zero or more, not \(count)")
+        return .init(
+            _core: _core.appendingGated { downstream, gate in
+                let left = _TransformState(count)
+                gate.prepareToEnd()
+                if count == 0 { gate.whenStarted { _ = gate.end() } }
+                return { output, author in
+                    guard left.value > 0 else { return }
+                    left.value -= 1
+                    if left.value == 0 { _ = gate.end() }
+                    downstream(output, author)
+                }
+            })
+    }
+
+    /// Lets through the first `count` messages, then ends the observation. Then ends the chain with
+    /// `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - count: How many messages go on; not negative.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func prefix(_ count: Int, receive: @escaping (Output) -> Void) {
+        prefix(count).receive(receive)
+    }
+}
+
+extension MainActorObservationChain {
+    /// Lets through the first `count` messages, then ends the observation.
+    ///
+    /// The observation ends with the `count`-th message, before that message goes on: its messenger
+    /// no longer counts it, nor lists the observer for it, and with the observer's last observation
+    /// of that messenger the relationship ends, with its callbacks. That message, and those before
+    /// it that are still on their way through a hop or a wait after this stage, reach the handler;
+    /// nothing after them does. With a `count` of zero, nothing goes on, and the observation ends
+    /// as soon as it starts.
+    ///
+    /// - Parameter count: How many messages go on; not negative.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func prefix(_ count: Int) -> MainActorObservationChain<Observing, Source, Output> {
+        precondition(count >= 0, "prefix(_:) needs a count of zero or more, not \(count)")
+        return .init(
+            _core: _core.appendingGated { downstream, gate in
+                let left = _TransformState(count)
+                gate.prepareToEnd()
+                if count == 0 { gate.whenStarted { _ = gate.end() } }
+                return { output in
+                    guard left.value > 0 else { return }
+                    left.value -= 1
+                    if left.value == 0 { _ = gate.end() }
+                    downstream(output)
+                }
+            })
+    }
+
+    /// Lets through the first `count` messages, then ends the observation. Then ends the chain with
+    /// `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - count: How many messages go on; not negative.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func prefix(_ count: Int, receive: @escaping @MainActor @Sendable (Output) -> Void) {
+        prefix(count).receive(receive)
+    }
+}
+
+extension ActorObservationChain {
+    /// Lets through the first `count` messages, then ends the observation.
+    ///
+    /// The observation ends with the `count`-th message, before that message goes on: its messenger
+    /// no longer counts it, nor lists the observer for it, and with the observer's last observation
+    /// of that messenger the relationship ends, with its callbacks. That message, and those before
+    /// it that are still on their way through a hop or a wait after this stage, reach the handler;
+    /// nothing after them does. With a `count` of zero, nothing goes on, and the observation ends
+    /// as soon as it starts.
+    ///
+    /// - Parameter count: How many messages go on; not negative.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func prefix(_ count: Int) -> ActorObservationChain<Observing, Source, Isolation, Output> {
+        precondition(count >= 0, "prefix(_:) needs a count of zero or more, not \(count)")
+        return .init(
+            _core: _core.appendingGated { downstream, gate in
+                let left = _TransformState(count)
+                gate.prepareToEnd()
+                if count == 0 { gate.whenStarted { _ = gate.end() } }
+                return { actor, output in
+                    guard left.value > 0 else { return }
+                    left.value -= 1
+                    if left.value == 0 { _ = gate.end() }
+                    downstream(actor, output)
+                }
+            })
+    }
+
+    /// Lets through the first `count` messages, then ends the observation. Then ends the chain with
+    /// `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - count: How many messages go on; not negative.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func prefix(_ count: Int, receive: @escaping @Sendable (isolated Isolation, Output) -> Void) {
+        prefix(count).receive(receive)
+    }
+}
+
+// MARK: - first
+
+extension ObservationChain {
+    /// Lets through the first message for which `predicate` returns `true`, then ends the
+    /// observation.
+    ///
+    /// The observation ends with that message, before it goes on, as ``prefix(_:)`` ends it: the
+    /// message still reaches the handler, through any hop or wait after this stage, and nothing
+    /// after it does.
+    ///
+    /// - Parameter predicate: Whether a message is the one to let through.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func first(where predicate: @escaping @Sendable (Output) -> Bool) -> ObservationChain<
+        Observing, Source, Output
+    > {
+        .init(
+            _core: _core.appendingGated { downstream, gate in
+                let isFound = _TransformState(false)
+                gate.prepareToEnd()
+                return { output, author in
+                    guard !isFound.value, predicate(output) else { return }
+                    isFound.value = true
+                    _ = gate.end()
+                    downstream(output, author)
+                }
+            })
+    }
+
+    /// Lets through the first message for which `predicate` returns `true`, then ends the
+    /// observation. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - predicate: Whether a message is the one to let through.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func first(
+        where predicate: @escaping @Sendable (Output) -> Bool, receive: @escaping @Sendable (Output) -> Void
+    ) {
+        first(where: predicate).receive(receive)
+    }
+}
+
+extension IsolatedObservationChain {
+    /// Lets through the first message for which `predicate` returns `true`, then ends the
+    /// observation.
+    ///
+    /// The observation ends with that message, before it goes on, as ``prefix(_:)`` ends it: the
+    /// message still reaches the handler, through any hop or wait after this stage, and nothing
+    /// after it does.
+    ///
+    /// - Parameter predicate: Whether a message is the one to let through.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func first(where predicate: @escaping (Output) -> Bool) -> IsolatedObservationChain<
+        Observing, Source, Output
+    > {
+        .init(
+            _core: _core.appendingGated { downstream, gate in
+                let isFound = _TransformState(false)
+                gate.prepareToEnd()
+                return { output, author in
+                    guard !isFound.value, predicate(output) else { return }
+                    isFound.value = true
+                    _ = gate.end()
+                    downstream(output, author)
+                }
+            })
+    }
+
+    /// Lets through the first message for which `predicate` returns `true`, then ends the
+    /// observation. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - predicate: Whether a message is the one to let through.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func first(where predicate: @escaping (Output) -> Bool, receive: @escaping (Output) -> Void) {
+        first(where: predicate).receive(receive)
+    }
+}
+
+extension MainActorObservationChain {
+    /// Lets through the first message for which `predicate` returns `true`, on the main actor, then
+    /// ends the observation.
+    ///
+    /// The observation ends with that message, before it goes on, as ``prefix(_:)`` ends it: the
+    /// message still reaches the handler, through any hop or wait after this stage, and nothing
+    /// after it does.
+    ///
+    /// - Parameter predicate: Whether a message is the one to let through.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func first(where predicate: @escaping @MainActor @Sendable (Output) -> Bool) -> MainActorObservationChain<
+        Observing, Source, Output
+    > {
+        .init(
+            _core: _core.appendingGated { downstream, gate in
+                let isFound = _TransformState(false)
+                gate.prepareToEnd()
+                return { output in
+                    guard !isFound.value, predicate(output) else { return }
+                    isFound.value = true
+                    _ = gate.end()
+                    downstream(output)
+                }
+            })
+    }
+
+    /// Lets through the first message for which `predicate` returns `true`, on the main actor, then
+    /// ends the observation. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - predicate: Whether a message is the one to let through.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func first(
+        where predicate: @escaping @MainActor @Sendable (Output) -> Bool,
+        receive: @escaping @MainActor @Sendable (Output) -> Void
+    ) {
+        first(where: predicate).receive(receive)
+    }
+}
+
+extension ActorObservationChain {
+    /// Lets through the first message for which `predicate` returns `true`, on the actor, then ends
+    /// the observation.
+    ///
+    /// The observation ends with that message, before it goes on, as ``prefix(_:)`` ends it: the
+    /// message still reaches the handler, through any hop or wait after this stage, and nothing
+    /// after it does.
+    ///
+    /// - Parameter predicate: Whether a message is the one to let through.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func first(where predicate: @escaping @Sendable (isolated Isolation, Output) -> Bool)
+        -> ActorObservationChain<Observing, Source, Isolation, Output>
+    {
+        .init(
+            _core: _core.appendingGated { downstream, gate in
+                let isFound = _TransformState(false)
+                gate.prepareToEnd()
+                return { actor, output in
+                    guard !isFound.value, predicate(actor, output) else { return }
+                    isFound.value = true
+                    _ = gate.end()
+                    downstream(actor, output)
+                }
+            })
+    }
+
+    /// Lets through the first message for which `predicate` returns `true`, on the actor, then ends
+    /// the observation. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - predicate: Whether a message is the one to let through.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more; the end costs what stopping the observation costs.
+    @inlinable
+    public func first(
+        where predicate: @escaping @Sendable (isolated Isolation, Output) -> Bool,
+        receive: @escaping @Sendable (isolated Isolation, Output) -> Void
+    ) {
+        first(where: predicate).receive(receive)
+    }
+}
+
 // MARK: - authors
 
 extension ObservationChain {
@@ -1413,8 +1939,8 @@ extension ActorObservationChain {
 // MARK: - throttle
 
 extension ObservationChain {
-    /// Lets a message go on only if at least `interval` has passed since the last one that went on,
-    /// and drops it otherwise.
+    /// Lets a message go on only if at least `interval` has passed since the last one that went on;
+    /// with `latest`, the latest of the messages in between goes on when the interval ends.
     ///
     /// ```swift
     /// observer.observe(position).throttle(for: .milliseconds(100)).receive { point in
@@ -1422,174 +1948,663 @@ extension ObservationChain {
     /// }
     /// ```
     ///
-    /// Leading edge only, as ``ObservableSource/throttle(for:clock:)``: the first message of a
-    /// burst goes on at once, and the others within the interval are dropped. The time of the last
-    /// message that went on belongs to the observation.
+    /// By default the throttle lets the leading edge through, as
+    /// ``ObservableSource/throttle(for:clock:)`` does: the first message of a burst goes on at
+    /// once, the others within the interval are dropped, and nothing goes on when the interval
+    /// ends. With `latest: true` it lets both edges through, as Combine's
+    /// `throttle(for:scheduler:latest:)` with `latest` true: the first message of a burst goes on
+    /// at once, the latest message within the interval waits, with its author, and goes on when the
+    /// interval ends (from a task of the stage's own), which starts the next interval; so the last
+    /// message of a burst is never lost. The messages keep their order and go through the rest of
+    /// the chain one at a time. The time of the last message that went on, and the waiting message,
+    /// belong to the observation.
     ///
     /// - Parameters:
     ///   - interval: The shortest time between two messages that go on.
     ///   - clock: The clock that measures the interval.
+    ///   - latest: Whether the latest message within an interval goes on when the interval ends.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more and no allocation: one clock reading and a
-    ///   comparison.
+    ///   comparison, and with `latest`, one lock round; an interval in which messages wait costs one
+    ///   task, however many they are.
     @inlinable
     public func throttle(
         for interval: Duration,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        latest: Bool = false
     ) -> ObservationChain<Observing, Source, Output> where Output: Sendable {
-        .init(
-            _core: _core.appending { downstream in
-                let throttle = _ChainThrottle<Output>(interval: interval, clock: clock)
-                return { output, author in if let output = throttle.pass(output) { downstream(output, author) } }
+        guard latest else {
+            return .init(
+                _core: _core.appending { downstream in
+                    let throttle = _ChainThrottle<Output>(interval: interval, clock: clock)
+                    return { output, author in if let output = throttle.pass(output) { downstream(output, author) } }
+                })
+        }
+        return .init(
+            _core: _core.appendingTimed { downstream, later, _ in
+                let throttle = _ChainLatestThrottle<Output>(interval: interval, clock: clock, later: later)
+                return { output, author in
+                    if let output = throttle.receive(output, author: author) { downstream(output, author) }
+                }
             })
     }
 
-    /// Lets a message go on only if at least `interval` has passed since the last one that went on,
-    /// and drops it otherwise. Then ends the chain with `receive`: starts the observation.
+    /// Lets a message go on only if at least `interval` has passed since the last one that went on;
+    /// with `latest`, the latest of the messages in between goes on when the interval ends. Then
+    /// ends the chain with `receive`: starts the observation.
     ///
     /// - Parameters:
     ///   - interval: The shortest time between two messages that go on.
     ///   - clock: The clock that measures the interval.
+    ///   - latest: Whether the latest message within an interval goes on when the interval ends.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more and no allocation: one clock reading and a
-    ///   comparison.
+    ///   comparison, and with `latest`, one lock round; an interval in which messages wait costs one
+    ///   task, however many they are.
     @inlinable
     public func throttle(
-        for interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
+        for interval: Duration, clock: any Clock<Duration> = ContinuousClock(), latest: Bool = false,
         receive: @escaping @Sendable (Output) -> Void
     ) where Output: Sendable {
-        throttle(for: interval, clock: clock).receive(receive)
+        throttle(for: interval, clock: clock, latest: latest).receive(receive)
     }
 }
 
 extension IsolatedObservationChain {
-    /// Lets a message go on only if at least `interval` has passed since the last one that went on,
-    /// and drops it otherwise.
+    /// Lets a message go on only if at least `interval` has passed since the last one that went on;
+    /// with `latest`, the latest of the messages in between goes on when the interval ends.
     ///
-    /// Leading edge only, as ``ObservableSource/throttle(for:clock:)``: the first message of a
-    /// burst goes on at once, and the others within the interval are dropped. The time of the last
-    /// message that went on belongs to the observation.
+    /// By default the throttle lets the leading edge through, as
+    /// ``ObservableSource/throttle(for:clock:)`` does: the first message of a burst goes on at
+    /// once, the others within the interval are dropped, and nothing goes on when the interval
+    /// ends. With `latest: true` it lets both edges through, as Combine's
+    /// `throttle(for:scheduler:latest:)` with `latest` true: the first message of a burst goes on
+    /// at once, the latest message within the interval waits, with its author, and goes on when the
+    /// interval ends (back on the observer's actor, through its one queue), which starts the next
+    /// interval; so the last message of a burst is never lost. The messages keep their order and go
+    /// through the rest of the chain one at a time. The time of the last message that went on, and
+    /// the waiting message, belong to the observation.
     ///
     /// - Parameters:
     ///   - interval: The shortest time between two messages that go on.
     ///   - clock: The clock that measures the interval.
+    ///   - latest: Whether the latest message within an interval goes on when the interval ends.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more and no allocation: one clock reading and a
-    ///   comparison.
+    ///   comparison, and with `latest`, one lock round; an interval in which messages wait costs one
+    ///   task, however many they are.
     @inlinable
     public func throttle(
         for interval: Duration,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        latest: Bool = false
     ) -> IsolatedObservationChain<Observing, Source, Output> where Output: Sendable {
-        .init(
-            _core: _core.appending { downstream in
-                let throttle = _ChainThrottle<Output>(interval: interval, clock: clock)
-                return { output, author in if let output = throttle.pass(output) { downstream(output, author) } }
+        guard latest else {
+            return .init(
+                _core: _core.appending { downstream in
+                    let throttle = _ChainThrottle<Output>(interval: interval, clock: clock)
+                    return { output, author in if let output = throttle.pass(output) { downstream(output, author) } }
+                })
+        }
+        return .init(
+            _core: _core.appendingTimed { downstream, later, _ in
+                let throttle = _ChainLatestThrottle<Output>(interval: interval, clock: clock, later: later)
+                return { output, author in
+                    if let output = throttle.receive(output, author: author) { downstream(output, author) }
+                }
             })
     }
 
-    /// Lets a message go on only if at least `interval` has passed since the last one that went on,
-    /// and drops it otherwise. Then ends the chain with `receive`: starts the observation.
+    /// Lets a message go on only if at least `interval` has passed since the last one that went on;
+    /// with `latest`, the latest of the messages in between goes on when the interval ends. Then
+    /// ends the chain with `receive`: starts the observation.
     ///
     /// - Parameters:
     ///   - interval: The shortest time between two messages that go on.
     ///   - clock: The clock that measures the interval.
+    ///   - latest: Whether the latest message within an interval goes on when the interval ends.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more and no allocation: one clock reading and a
-    ///   comparison.
+    ///   comparison, and with `latest`, one lock round; an interval in which messages wait costs one
+    ///   task, however many they are.
     @inlinable
     public func throttle(
-        for interval: Duration, clock: any Clock<Duration> = ContinuousClock(), receive: @escaping (Output) -> Void
+        for interval: Duration, clock: any Clock<Duration> = ContinuousClock(), latest: Bool = false,
+        receive: @escaping (Output) -> Void
     ) where Output: Sendable {
-        throttle(for: interval, clock: clock).receive(receive)
+        throttle(for: interval, clock: clock, latest: latest).receive(receive)
     }
 }
 
 extension MainActorObservationChain {
-    /// Lets a message go on only if at least `interval` has passed since the last one that went on,
-    /// and drops it otherwise.
+    /// Lets a message go on only if at least `interval` has passed since the last one that went on;
+    /// with `latest`, the latest of the messages in between goes on when the interval ends.
     ///
-    /// Leading edge only, as ``ObservableSource/throttle(for:clock:)``: the first message of a
-    /// burst goes on at once, and the others within the interval are dropped. The time of the last
-    /// message that went on belongs to the observation.
+    /// By default the throttle lets the leading edge through, as
+    /// ``ObservableSource/throttle(for:clock:)`` does: the first message of a burst goes on at
+    /// once, the others within the interval are dropped, and nothing goes on when the interval
+    /// ends. With `latest: true` it lets both edges through, as Combine's
+    /// `throttle(for:scheduler:latest:)` with `latest` true: the first message of a burst goes on
+    /// at once, the latest message within the interval waits, with its author, and goes on when the
+    /// interval ends (back on the main actor, through its one queue), which starts the next
+    /// interval; so the last message of a burst is never lost. The messages keep their order and go
+    /// through the rest of the chain one at a time. The time of the last message that went on, and
+    /// the waiting message, belong to the observation.
     ///
     /// - Parameters:
     ///   - interval: The shortest time between two messages that go on.
     ///   - clock: The clock that measures the interval.
+    ///   - latest: Whether the latest message within an interval goes on when the interval ends.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more and no allocation: one clock reading and a
-    ///   comparison.
+    ///   comparison, and with `latest`, one lock round; an interval in which messages wait costs one
+    ///   task, however many they are.
     @inlinable
     public func throttle(
         for interval: Duration,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        latest: Bool = false
     ) -> MainActorObservationChain<Observing, Source, Output> where Output: Sendable {
-        .init(
-            _core: _core.appending { downstream in
-                let throttle = _ChainThrottle<Output>(interval: interval, clock: clock)
-                return { output in if let output = throttle.pass(output) { downstream(output) } }
+        guard latest else {
+            return .init(
+                _core: _core.appending { downstream in
+                    let throttle = _ChainThrottle<Output>(interval: interval, clock: clock)
+                    return { output in if let output = throttle.pass(output) { downstream(output) } }
+                })
+        }
+        return .init(
+            _core: _core.appendingTimed { downstream, later, _ in
+                let throttle = _ChainLatestThrottle<Output>(interval: interval, clock: clock, later: later)
+                return { output in
+                    if let output = throttle.receive(output, author: _noAuthor) { downstream(output) }
+                }
             })
     }
 
-    /// Lets a message go on only if at least `interval` has passed since the last one that went on,
-    /// and drops it otherwise. Then ends the chain with `receive`: starts the observation.
+    /// Lets a message go on only if at least `interval` has passed since the last one that went on;
+    /// with `latest`, the latest of the messages in between goes on when the interval ends. Then
+    /// ends the chain with `receive`: starts the observation.
     ///
     /// - Parameters:
     ///   - interval: The shortest time between two messages that go on.
     ///   - clock: The clock that measures the interval.
+    ///   - latest: Whether the latest message within an interval goes on when the interval ends.
     ///   - receive: The handler.
     /// - Complexity: O(1); per message, O(1) more and no allocation: one clock reading and a
-    ///   comparison.
+    ///   comparison, and with `latest`, one lock round; an interval in which messages wait costs one
+    ///   task, however many they are.
     @inlinable
     public func throttle(
-        for interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
+        for interval: Duration, clock: any Clock<Duration> = ContinuousClock(), latest: Bool = false,
         receive: @escaping @MainActor @Sendable (Output) -> Void
     ) where Output: Sendable {
-        throttle(for: interval, clock: clock).receive(receive)
+        throttle(for: interval, clock: clock, latest: latest).receive(receive)
     }
 }
 
 extension ActorObservationChain {
-    /// Lets a message go on only if at least `interval` has passed since the last one that went on,
-    /// and drops it otherwise.
+    /// Lets a message go on only if at least `interval` has passed since the last one that went on;
+    /// with `latest`, the latest of the messages in between goes on when the interval ends.
     ///
-    /// Leading edge only, as ``ObservableSource/throttle(for:clock:)``: the first message of a
-    /// burst goes on at once, and the others within the interval are dropped. The time of the last
-    /// message that went on belongs to the observation.
+    /// By default the throttle lets the leading edge through, as
+    /// ``ObservableSource/throttle(for:clock:)`` does: the first message of a burst goes on at
+    /// once, the others within the interval are dropped, and nothing goes on when the interval
+    /// ends. With `latest: true` it lets both edges through, as Combine's
+    /// `throttle(for:scheduler:latest:)` with `latest` true: the first message of a burst goes on
+    /// at once, the latest message within the interval waits, with its author, and goes on when the
+    /// interval ends (back on the actor, through its one queue), which starts the next interval; so
+    /// the last message of a burst is never lost. The messages keep their order and go through the
+    /// rest of the chain one at a time. The time of the last message that went on, and the waiting
+    /// message, belong to the observation.
     ///
     /// - Parameters:
     ///   - interval: The shortest time between two messages that go on.
     ///   - clock: The clock that measures the interval.
+    ///   - latest: Whether the latest message within an interval goes on when the interval ends.
     /// - Returns: The chain, one transform longer.
     /// - Complexity: O(1); per message, O(1) more and no allocation: one clock reading and a
-    ///   comparison.
+    ///   comparison, and with `latest`, one lock round; an interval in which messages wait costs one
+    ///   task, however many they are.
     @inlinable
     public func throttle(
+        for interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock(),
+        latest: Bool = false
+    ) -> ActorObservationChain<Observing, Source, Isolation, Output> where Output: Sendable {
+        guard latest else {
+            return .init(
+                _core: _core.appending { downstream in
+                    let throttle = _ChainThrottle<Output>(interval: interval, clock: clock)
+                    return { actor, output in if let output = throttle.pass(output) { downstream(actor, output) } }
+                })
+        }
+        return .init(
+            _core: _core.appendingTimed { downstream, later, _ in
+                let throttle = _ChainLatestThrottle<Output>(interval: interval, clock: clock, later: later)
+                return { actor, output in
+                    if let output = throttle.receive(output, author: _noAuthor) { downstream(actor, output) }
+                }
+            })
+    }
+
+    /// Lets a message go on only if at least `interval` has passed since the last one that went on;
+    /// with `latest`, the latest of the messages in between goes on when the interval ends. Then
+    /// ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - interval: The shortest time between two messages that go on.
+    ///   - clock: The clock that measures the interval.
+    ///   - latest: Whether the latest message within an interval goes on when the interval ends.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more and no allocation: one clock reading and a
+    ///   comparison, and with `latest`, one lock round; an interval in which messages wait costs one
+    ///   task, however many they are.
+    @inlinable
+    public func throttle(
+        for interval: Duration, clock: any Clock<Duration> = ContinuousClock(), latest: Bool = false,
+        receive: @escaping @Sendable (isolated Isolation, Output) -> Void
+    ) where Output: Sendable {
+        throttle(for: interval, clock: clock, latest: latest).receive(receive)
+    }
+}
+
+// MARK: - delay
+
+extension ObservationChain {
+    /// Lets every message go on `interval` after it arrived, with its author, in the order they
+    /// arrived.
+    ///
+    /// Each message waits, then goes on to the rest of the chain, from a task of the stage's own,
+    /// one message at a time. The waiting messages belong to the observation: once it has ended,
+    /// nothing more goes on, and releasing it cancels the wait and drops them. An `interval` of
+    /// zero or less lets each message go on as soon as the task runs.
+    ///
+    /// - Parameters:
+    ///   - interval: How long each message waits.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1) amortized per message; one task at a time, from the first waiting message to
+    ///   the last.
+    @inlinable
+    public func delay(
+        for interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> ObservationChain<Observing, Source, Output> where Output: Sendable {
+        .init(
+            _core: _core.appendingTimed { _, later, _ in
+                let delay = _ChainDelay<Output>(interval: interval, clock: clock, later: later)
+                return { output, author in delay.receive(output, author: author) }
+            })
+    }
+
+    /// Lets every message go on `interval` after it arrived, with its author, in the order they
+    /// arrived. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - interval: How long each message waits.
+    ///   - clock: The clock that measures the interval.
+    ///   - receive: The handler.
+    /// - Complexity: O(1) amortized per message; one task at a time, from the first waiting message to
+    ///   the last.
+    @inlinable
+    public func delay(
+        for interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
+        receive: @escaping @Sendable (Output) -> Void
+    ) where Output: Sendable {
+        delay(for: interval, clock: clock).receive(receive)
+    }
+}
+
+extension IsolatedObservationChain {
+    /// Lets every message go on `interval` after it arrived, with its author, in the order they
+    /// arrived.
+    ///
+    /// Each message waits, then goes on to the rest of the chain, back on the observer's actor,
+    /// through its one queue, one message at a time. The waiting messages belong to the
+    /// observation: once it has ended, nothing more goes on, and releasing it cancels the wait and
+    /// drops them. An `interval` of zero or less lets each message go on as soon as the task runs.
+    ///
+    /// - Parameters:
+    ///   - interval: How long each message waits.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1) amortized per message; one task at a time, from the first waiting message to
+    ///   the last.
+    @inlinable
+    public func delay(
+        for interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> IsolatedObservationChain<Observing, Source, Output> where Output: Sendable {
+        .init(
+            _core: _core.appendingTimed { _, later, _ in
+                let delay = _ChainDelay<Output>(interval: interval, clock: clock, later: later)
+                return { output, author in delay.receive(output, author: author) }
+            })
+    }
+
+    /// Lets every message go on `interval` after it arrived, with its author, in the order they
+    /// arrived. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - interval: How long each message waits.
+    ///   - clock: The clock that measures the interval.
+    ///   - receive: The handler.
+    /// - Complexity: O(1) amortized per message; one task at a time, from the first waiting message to
+    ///   the last.
+    @inlinable
+    public func delay(
+        for interval: Duration, clock: any Clock<Duration> = ContinuousClock(), receive: @escaping (Output) -> Void
+    ) where Output: Sendable {
+        delay(for: interval, clock: clock).receive(receive)
+    }
+}
+
+extension MainActorObservationChain {
+    /// Lets every message go on `interval` after it arrived, with its author, in the order they
+    /// arrived.
+    ///
+    /// Each message waits, then goes on to the rest of the chain, back on the main actor, through
+    /// its one queue, one message at a time. The waiting messages belong to the observation: once
+    /// it has ended, nothing more goes on, and releasing it cancels the wait and drops them. An
+    /// `interval` of zero or less lets each message go on as soon as the task runs.
+    ///
+    /// - Parameters:
+    ///   - interval: How long each message waits.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1) amortized per message; one task at a time, from the first waiting message to
+    ///   the last.
+    @inlinable
+    public func delay(
+        for interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> MainActorObservationChain<Observing, Source, Output> where Output: Sendable {
+        .init(
+            _core: _core.appendingTimed { _, later, _ in
+                let delay = _ChainDelay<Output>(interval: interval, clock: clock, later: later)
+                return { output in delay.receive(output, author: _noAuthor) }
+            })
+    }
+
+    /// Lets every message go on `interval` after it arrived, with its author, in the order they
+    /// arrived. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - interval: How long each message waits.
+    ///   - clock: The clock that measures the interval.
+    ///   - receive: The handler.
+    /// - Complexity: O(1) amortized per message; one task at a time, from the first waiting message to
+    ///   the last.
+    @inlinable
+    public func delay(
+        for interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
+        receive: @escaping @MainActor @Sendable (Output) -> Void
+    ) where Output: Sendable {
+        delay(for: interval, clock: clock).receive(receive)
+    }
+}
+
+extension ActorObservationChain {
+    /// Lets every message go on `interval` after it arrived, with its author, in the order they
+    /// arrived.
+    ///
+    /// Each message waits, then goes on to the rest of the chain, back on the actor, through its
+    /// one queue, one message at a time. The waiting messages belong to the observation: once it
+    /// has ended, nothing more goes on, and releasing it cancels the wait and drops them. An
+    /// `interval` of zero or less lets each message go on as soon as the task runs.
+    ///
+    /// - Parameters:
+    ///   - interval: How long each message waits.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer.
+    /// - Complexity: O(1) amortized per message; one task at a time, from the first waiting message to
+    ///   the last.
+    @inlinable
+    public func delay(
         for interval: Duration,
         clock: any Clock<Duration> = ContinuousClock()
     ) -> ActorObservationChain<Observing, Source, Isolation, Output> where Output: Sendable {
         .init(
-            _core: _core.appending { downstream in
-                let throttle = _ChainThrottle<Output>(interval: interval, clock: clock)
-                return { actor, output in if let output = throttle.pass(output) { downstream(actor, output) } }
+            _core: _core.appendingTimed { _, later, _ in
+                let delay = _ChainDelay<Output>(interval: interval, clock: clock, later: later)
+                return { actor, output in delay.receive(output, author: _noAuthor) }
             })
     }
 
-    /// Lets a message go on only if at least `interval` has passed since the last one that went on,
-    /// and drops it otherwise. Then ends the chain with `receive`: starts the observation.
+    /// Lets every message go on `interval` after it arrived, with its author, in the order they
+    /// arrived. Then ends the chain with `receive`: starts the observation.
     ///
     /// - Parameters:
-    ///   - interval: The shortest time between two messages that go on.
+    ///   - interval: How long each message waits.
     ///   - clock: The clock that measures the interval.
     ///   - receive: The handler.
-    /// - Complexity: O(1); per message, O(1) more and no allocation: one clock reading and a
-    ///   comparison.
+    /// - Complexity: O(1) amortized per message; one task at a time, from the first waiting message to
+    ///   the last.
     @inlinable
-    public func throttle(
+    public func delay(
         for interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
         receive: @escaping @Sendable (isolated Isolation, Output) -> Void
     ) where Output: Sendable {
-        throttle(for: interval, clock: clock).receive(receive)
+        delay(for: interval, clock: clock).receive(receive)
+    }
+}
+
+// MARK: - timeout
+
+extension ObservationChain {
+    /// Lets the messages through, as optionals, until `interval` passes without one; then sends
+    /// `nil` and ends the observation.
+    ///
+    /// ```swift
+    /// observer.observe(replies).first { $0.id == request.id }.timeout(.seconds(5)).receive { reply in
+    ///     if let reply { show(reply) } else { showThatNobodyReplied() }
+    /// }
+    /// ```
+    ///
+    /// The interval counts from the start of the observation, then from each message. When it
+    /// passes, the observation ends, as Combine's `timeout` finishes its publisher, and `nil` goes
+    /// on to the rest of the chain, from a task of the stage's own: the chain's last message.
+    /// Messages go on at once; while one goes through the rest of the chain, the chain is not
+    /// quiet, so the `nil` never comes beside or before a message. The `nil` has no author of its
+    /// own: an author filter after this stage drops it. An observation that was stopped first gets
+    /// no `nil`. To hear of every quiet interval and go on observing, restart a ``MessageTimer``
+    /// with each message instead.
+    ///
+    /// - Parameters:
+    ///   - interval: How long the chain may go without a message.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer; its messages are optional, and `nil` is the last.
+    /// - Complexity: O(1); per message, O(1) more: two lock rounds and a clock reading; one task for
+    ///   the whole observation.
+    @inlinable
+    public func timeout(
+        _ interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> ObservationChain<Observing, Source, Output?> where Output: Sendable {
+        .init(
+            _core: _core.appendingTimed { downstream, later, gate in
+                let timeout = _ChainTimeout<Output>(interval: interval, clock: clock, gate: gate, later: later)
+                return { output, author in
+                    guard timeout.receive() else { return }
+                    downstream(Optional(output), author)
+                    timeout.passed()
+                }
+            })
+    }
+
+    /// Lets the messages through, as optionals, until `interval` passes without one; then sends
+    /// `nil` and ends the observation. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - interval: How long the chain may go without a message.
+    ///   - clock: The clock that measures the interval.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more: two lock rounds and a clock reading; one task for
+    ///   the whole observation.
+    @inlinable
+    public func timeout(
+        _ interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
+        receive: @escaping @Sendable (Output?) -> Void
+    ) where Output: Sendable {
+        timeout(interval, clock: clock).receive(receive)
+    }
+}
+
+extension IsolatedObservationChain {
+    /// Lets the messages through, as optionals, until `interval` passes without one; then sends
+    /// `nil` and ends the observation.
+    ///
+    /// The interval counts from the start of the observation, then from each message. When it
+    /// passes, the observation ends, as Combine's `timeout` finishes its publisher, and `nil` goes
+    /// on to the rest of the chain, back on the observer's actor, through its one queue: the
+    /// chain's last message. Messages go on at once; while one goes through the rest of the chain,
+    /// the chain is not quiet, so the `nil` never comes beside or before a message. The `nil` has
+    /// no author of its own: an author filter after this stage drops it. An observation that was
+    /// stopped first gets no `nil`. To hear of every quiet interval and go on observing, restart a
+    /// ``MessageTimer`` with each message instead.
+    ///
+    /// - Parameters:
+    ///   - interval: How long the chain may go without a message.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer; its messages are optional, and `nil` is the last.
+    /// - Complexity: O(1); per message, O(1) more: two lock rounds and a clock reading; one task for
+    ///   the whole observation.
+    @inlinable
+    public func timeout(
+        _ interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> IsolatedObservationChain<Observing, Source, Output?> where Output: Sendable {
+        .init(
+            _core: _core.appendingTimed { downstream, later, gate in
+                let timeout = _ChainTimeout<Output>(interval: interval, clock: clock, gate: gate, later: later)
+                return { output, author in
+                    guard timeout.receive() else { return }
+                    downstream(Optional(output), author)
+                    timeout.passed()
+                }
+            })
+    }
+
+    /// Lets the messages through, as optionals, until `interval` passes without one; then sends
+    /// `nil` and ends the observation. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - interval: How long the chain may go without a message.
+    ///   - clock: The clock that measures the interval.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more: two lock rounds and a clock reading; one task for
+    ///   the whole observation.
+    @inlinable
+    public func timeout(
+        _ interval: Duration, clock: any Clock<Duration> = ContinuousClock(), receive: @escaping (Output?) -> Void
+    ) where Output: Sendable {
+        timeout(interval, clock: clock).receive(receive)
+    }
+}
+
+extension MainActorObservationChain {
+    /// Lets the messages through, as optionals, until `interval` passes without one; then sends
+    /// `nil` and ends the observation.
+    ///
+    /// The interval counts from the start of the observation, then from each message. When it
+    /// passes, the observation ends, as Combine's `timeout` finishes its publisher, and `nil` goes
+    /// on to the rest of the chain, back on the main actor, through its one queue: the chain's last
+    /// message. Messages go on at once; while one goes through the rest of the chain, the chain is
+    /// not quiet, so the `nil` never comes beside or before a message. The `nil` has no author of
+    /// its own: an author filter after this stage drops it. An observation that was stopped first
+    /// gets no `nil`. To hear of every quiet interval and go on observing, restart a
+    /// ``MessageTimer`` with each message instead.
+    ///
+    /// - Parameters:
+    ///   - interval: How long the chain may go without a message.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer; its messages are optional, and `nil` is the last.
+    /// - Complexity: O(1); per message, O(1) more: two lock rounds and a clock reading; one task for
+    ///   the whole observation.
+    @inlinable
+    public func timeout(
+        _ interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> MainActorObservationChain<Observing, Source, Output?> where Output: Sendable {
+        .init(
+            _core: _core.appendingTimed { downstream, later, gate in
+                let timeout = _ChainTimeout<Output>(interval: interval, clock: clock, gate: gate, later: later)
+                return { output in
+                    guard timeout.receive() else { return }
+                    downstream(Optional(output))
+                    timeout.passed()
+                }
+            })
+    }
+
+    /// Lets the messages through, as optionals, until `interval` passes without one; then sends
+    /// `nil` and ends the observation. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - interval: How long the chain may go without a message.
+    ///   - clock: The clock that measures the interval.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more: two lock rounds and a clock reading; one task for
+    ///   the whole observation.
+    @inlinable
+    public func timeout(
+        _ interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
+        receive: @escaping @MainActor @Sendable (Output?) -> Void
+    ) where Output: Sendable {
+        timeout(interval, clock: clock).receive(receive)
+    }
+}
+
+extension ActorObservationChain {
+    /// Lets the messages through, as optionals, until `interval` passes without one; then sends
+    /// `nil` and ends the observation.
+    ///
+    /// The interval counts from the start of the observation, then from each message. When it
+    /// passes, the observation ends, as Combine's `timeout` finishes its publisher, and `nil` goes
+    /// on to the rest of the chain, back on the actor, through its one queue: the chain's last
+    /// message. Messages go on at once; while one goes through the rest of the chain, the chain is
+    /// not quiet, so the `nil` never comes beside or before a message. The `nil` has no author of
+    /// its own: an author filter after this stage drops it. An observation that was stopped first
+    /// gets no `nil`. To hear of every quiet interval and go on observing, restart a
+    /// ``MessageTimer`` with each message instead.
+    ///
+    /// - Parameters:
+    ///   - interval: How long the chain may go without a message.
+    ///   - clock: The clock that measures the interval.
+    /// - Returns: The chain, one transform longer; its messages are optional, and `nil` is the last.
+    /// - Complexity: O(1); per message, O(1) more: two lock rounds and a clock reading; one task for
+    ///   the whole observation.
+    @inlinable
+    public func timeout(
+        _ interval: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> ActorObservationChain<Observing, Source, Isolation, Output?> where Output: Sendable {
+        .init(
+            _core: _core.appendingTimed { downstream, later, gate in
+                let timeout = _ChainTimeout<Output>(interval: interval, clock: clock, gate: gate, later: later)
+                return { actor, output in
+                    guard timeout.receive() else { return }
+                    downstream(actor, Optional(output))
+                    timeout.passed()
+                }
+            })
+    }
+
+    /// Lets the messages through, as optionals, until `interval` passes without one; then sends
+    /// `nil` and ends the observation. Then ends the chain with `receive`: starts the observation.
+    ///
+    /// - Parameters:
+    ///   - interval: How long the chain may go without a message.
+    ///   - clock: The clock that measures the interval.
+    ///   - receive: The handler.
+    /// - Complexity: O(1); per message, O(1) more: two lock rounds and a clock reading; one task for
+    ///   the whole observation.
+    @inlinable
+    public func timeout(
+        _ interval: Duration, clock: any Clock<Duration> = ContinuousClock(),
+        receive: @escaping @Sendable (isolated Isolation, Output?) -> Void
+    ) where Output: Sendable {
+        timeout(interval, clock: clock).receive(receive)
     }
 }
 
