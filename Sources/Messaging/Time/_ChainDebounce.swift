@@ -8,14 +8,16 @@
 /// cancels its sleeper: no sleeper keeps an observer alive. Right before a message goes on, the
 /// gate, if any, is asked whether the observation is still active.
 ///
-/// The rest of the chain runs one message at a time: a message whose countdown ends while the
-/// previous one is still going through the rest waits for it (the `_backlog`), so the stages after
-/// this one never run twice at once.
+/// The rest of the chain runs one message at a time, in the order the countdowns ended: a message
+/// whose countdown ends while the previous one is still going through the rest waits behind it
+/// (`_drain`, decided in the same critical section as the end of its countdown), so the stages
+/// after this one never run twice at once. The sleeper that found the rest idle runs what waits
+/// behind it, however much that is: it is a task of the stage's own, not a caller's call.
 ///
-/// `@unchecked Sendable`: `_state`, `_isDelivering` and `_backlog` are guarded by `_lock`; the rest
-/// is set in `init`. `_downstream` is the rest of an ``ObservationChain``, made of `@Sendable`
-/// closures, which may run on any thread, or what a chain on an actor sends on with (a call posted
-/// to the actor's queue); the lock orders one call after the other.
+/// `@unchecked Sendable`: `_state` and `_drain` are guarded by `_lock`; the rest is set in `init`.
+/// `_downstream` is the rest of an ``ObservationChain``, made of `@Sendable` closures, which may run
+/// on any thread, or what a chain on an actor sends on with (a call posted to the actor's queue);
+/// the drain orders one call after the other.
 @usableFromInline
 final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable {
     @usableFromInline let _timeline: _Timeline
@@ -26,8 +28,8 @@ final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable 
     @usableFromInline let _lock = _Lock()
     /// Guarded by `_lock`, so the run-time exclusivity check is left out.
     @exclusivity(unchecked) @usableFromInline var _state: _DebounceState<_Authored<Value>, Task<Void, Never>>
-    @exclusivity(unchecked) private var _isDelivering = false
-    @exclusivity(unchecked) private var _backlog: [_Authored<Value>] = []
+    /// The messages whose countdown ended, behind the one going through the rest of the chain.
+    @exclusivity(unchecked) private var _drain = _SerialDrain<_Authored<Value>>(budget: .max)
 
     @usableFromInline
     init(
@@ -45,6 +47,9 @@ final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable 
     deinit {
         if case .cancel(let sleeper?, _) = _lock.withLock({ _state.stop() }) { sleeper.cancel() }
     }
+
+    /// The messages waiting behind the one going through the rest of the chain.
+    var _waitingCount: Int { _lock.withLock { _drain.pendingCount } }
 
     /// Every message of a burst comes here; inlinable, so that the client's specialized code runs
     /// it without looking up type metadata.
@@ -65,40 +70,46 @@ final class _ChainDebounce<Value: Sendable>: _SleeperOwner, @unchecked Sendable 
 
     @usableFromInline
     func _wake(generation: UInt64, now: Duration) -> Duration? {
-        let action = _lock.withLock { _state.wake(generation: generation, now: now) }
+        // The message that ended its countdown joins the drain in the same critical section, so
+        // messages go on in the order their countdowns ended.
+        let (action, runsNow) = _lock.withLock {
+            () -> (_DebounceState<_Authored<Value>, Task<Void, Never>>.WakeAction, _Authored<Value>?) in
+            let action = _state.wake(generation: generation, now: now)
+            guard case .deliver(let message, _) = action else { return (action, nil) }
+            return (action, _drain.submit(message))
+        }
         switch action {
         case .finish:
             return nil
         case .sleep(let deadline):
             return deadline
-        case .deliver(let message, let sleeper):
-            _deliver(message)
-            withExtendedLifetime(sleeper) {}  // released here, after unlocking
+        case .deliver:
+            // The finished sleeper and the message's copies in `action` are released after
+            // unlocking, when `action` goes.
+            if let runsNow { _run(runsNow) }
             return nil
         }
     }
 
-    /// Sends `message` through the rest of the chain, after any message still going through it.
-    private func _deliver(_ message: _Authored<Value>) {
-        let startsNow = _lock.withLock { () -> Bool in
-            if _isDelivering {
-                _backlog.append(message)
-                return false
-            }
-            _isDelivering = true
-            return true
-        }
-        guard startsNow else { return }
-        var next: _Authored<Value>? = message
-        while let current = next {
-            if _gate?.isActive ?? true { _downstream(current.value, current.author) }
-            next = _lock.withLock { () -> _Authored<Value>? in
-                if _backlog.isEmpty {
-                    _isDelivering = false
-                    return nil
-                }
-                return _backlog.removeFirst()
+    /// Sends `first` through the rest of the chain, then every message queued behind it meanwhile.
+    private func _run(_ first: _Authored<Value>) {
+        _send(first)
+        var ran = 0
+        while true {
+            let step = _lock.withLock { _drain.next(afterRunning: ran, handsOff: false) }
+            switch consume step {
+            case .finished:
+                return
+            case .handOff:
+                preconditionFailure("a runner that does not hand off is never asked to")
+            case .run(let batch):
+                ran += batch.count
+                for message in batch { _send(message) }
             }
         }
+    }
+
+    private func _send(_ message: _Authored<Value>) {
+        if _gate?.isActive ?? true { _downstream(message.value, message.author) }
     }
 }
