@@ -16,7 +16,8 @@ if ((${#scenarios[@]} == 0)); then
         messenger-send-1000 closure-chain-1000 messenger-fused-chain-1000 messenger-chain-1000
         standalone-map-shared-1000
         token-subscribe-cancel observe-existing observe-and-stop empty-messenger am-i-subscribed-1000
-        throttle-1 debounce-1 chain-throttle-1 chain-debounce-1 combine-latest-2 combine-latest-4
+        throttle-1 debounce-1 chain-throttle-1 chain-debounce-1 chain-throttle-latest-1 chain-delay-1
+        chain-timeout-1 combine-latest-2 combine-latest-4
         combine-latest-5 ledger-subscribe-unsubscribe main-actor-send-1)
 fi
 

@@ -161,6 +161,34 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         return true
     }
 
+    /// Ends `observation` alone, one of the observations of the messenger `key`: for a chain that
+    /// ends its own observation (`prefix`, `first(where:)`, `timeout`). With the last active
+    /// observation of the pair the relationship ends, with its callbacks, as in
+    /// ``_stopObserving(_:key:by:)``.
+    ///
+    /// - Returns: Whether this call ended the observation.
+    /// - Complexity: O(*k*) for the *k* observations of that messenger.
+    func _stopObservation(_ observation: _ObservationRecord, key: ObjectIdentifier, by observer: any Observer) -> Bool {
+        let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
+            _update(key) { entry -> (_ObservedSource?, _ChangeDecision) in
+                // An observation that ended already was taken care of by whoever ended it.
+                guard observation._isActive, let othersRemain = entry?.remove(observation) else {
+                    return (nil, .nothing)
+                }
+                if othersRemain, entry?.containsActive == true { return (nil, .nothing) }
+                // The last active observation of the pair: the entry goes, released after
+                // unlocking, and the relationship ends.
+                guard let removed = entry.take() else { return (nil, .nothing) }
+                guard let source = removed.liveSource else { return (removed, .nothing) }
+                return (removed, _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false)))
+            }
+        }
+        let ended = observation._end()
+        removed?.endAll()
+        _run(decision)
+        return ended
+    }
+
     /// Ends every observation; announces the end of each relationship whose observable lives.
     ///
     /// - Returns: The observables it stopped observing.
@@ -398,6 +426,23 @@ struct _ObservedSource {
 
     mutating func append(_ observation: _ObservationRecord) {
         more.append(observation)
+    }
+
+    /// Removes `observation` from the entry, unless it is the only one: the caller then removes
+    /// the entry. The caller holds the observation, so the reference dropped here is not its last.
+    ///
+    /// - Returns: `nil` if `observation` is not in the entry; otherwise whether other
+    ///   observations remain in it (`false`: it was the only one, and is still there).
+    /// - Complexity: O(*k*) for the *k* observations in the entry.
+    mutating func remove(_ observation: _ObservationRecord) -> Bool? {
+        if first === observation {
+            guard !more.isEmpty else { return false }
+            first = more.removeFirst()
+            return true
+        }
+        guard let index = more.firstIndex(where: { $0 === observation }) else { return nil }
+        more.remove(at: index)
+        return true
     }
 
     /// Ends each observation still active and removes it from its messenger's table.

@@ -50,6 +50,24 @@ func _hopToActor<Isolation: Actor, Value: Sendable>(
     }
 }
 
+/// Makes what a time stage of an ``IsolatedObservationChain`` sends on with from its task: each
+/// call posts the rest of the chain, `rest`, to the chain's actor queue `target`, where it runs
+/// if the observation is still active.
+///
+/// `rest` is not `Sendable`: it belongs to the queue's actor, and runs only there, as every call
+/// that the queue runs does.
+@usableFromInline
+func _postingToQueue<Value>(
+    _ target: AnyObject,
+    _ rest: @escaping (Value, AnyObject) -> Void,
+    gate: _ChainGate
+) -> (Value, AnyObject) -> Void {
+    let queue = target as! _ActorQueue
+    return { value, author in
+        _runOrPost(_ActorJob(run: { if gate.isActive { rest(value, author) } }), on: queue, onActor: false)
+    }
+}
+
 /// Runs `job` at once when the caller runs on the queue's actor (after the calls waiting in the
 /// queue, which came first), otherwise queues it; as `_Observation._deliverIsolated` does.
 private func _runOrPost(_ job: _ActorJob, on queue: _ActorQueue, onActor: Bool) {

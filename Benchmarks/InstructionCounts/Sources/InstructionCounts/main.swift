@@ -17,7 +17,10 @@
 // am-i-subscribed-1000 (per question: a messenger asked about each of its 1,000 observers in turn),
 // throttle-1, debounce-1, chain-throttle-1 and chain-debounce-1 (per message of one long burst to
 // one observer, through a standalone or a chain stage with an interval of an hour: the steady
-// state, where a throttle drops and a debounce moves its deadline), combine-latest-2,
+// state, where a throttle drops and a debounce moves its deadline), chain-throttle-latest-1
+// (a throttle with `latest: true`: each message replaces the waiting one), chain-delay-1 (each
+// message waits behind the others, in the stage's ring) and chain-timeout-1 (each message goes on
+// and moves the deadline), combine-latest-2,
 // combine-latest-4 and combine-latest-5 (per message of one source of a combination of two, four
 // or five messengers, to one observer; five take the parameter pack's path),
 // ledger-subscribe-unsubscribe (GeneralObserver alone: a subscription and an unsubscription of a
@@ -231,7 +234,8 @@ func run(_ scenario: String, _ count: Int) {
             for observer in observers where messenger.amISubscribed(observer) { answers &+= 1 }
         }
         consume(answers)
-    case "throttle-1", "debounce-1", "chain-throttle-1", "chain-debounce-1":
+    case "throttle-1", "debounce-1", "chain-throttle-1", "chain-debounce-1", "chain-throttle-latest-1",
+        "chain-delay-1", "chain-timeout-1":
         let messenger = Messenger<Int>()
         let observer = FreeObserver()
         let receiving = Receiving()
@@ -248,10 +252,18 @@ func run(_ scenario: String, _ count: Int) {
             stage = debounced
         case "chain-throttle-1":
             observer.observe(messenger).throttle(for: hour).receive { receiving.consume($0) }
+        case "chain-throttle-latest-1":
+            observer.observe(messenger).throttle(for: hour, latest: true).receive { receiving.consume($0) }
+        case "chain-delay-1":
+            observer.observe(messenger).delay(for: hour).receive { receiving.consume($0) }
+        case "chain-timeout-1":
+            observer.observe(messenger).timeout(hour).receive { receiving.consume($0 ?? -2) }
         default:
             observer.observe(messenger).debounce(for: hour).receive { receiving.consume($0) }
         }
-        messenger.send(-1)  // the burst's first message: it passes the throttle, or starts the countdown
+        // The burst's first message: it passes the throttle, or starts the countdown (a delay's
+        // first wait, a timeout's countdown runs from the start).
+        messenger.send(-1)
         for value in 0..<count { messenger.send(value) }
         withExtendedLifetime((observer, stage)) {}
     case "combine-latest-2", "combine-latest-4", "combine-latest-5":

@@ -1,0 +1,80 @@
+import Testing
+
+@testable import Messaging
+
+/// `throttle(for:clock:latest: true)` in chains, on the manual clock: both edges.
+@Suite(
+    "Chain throttle on both edges: the first at once, the latest of each interval at its end", .timeLimit(.minutes(5)))
+struct ChainLatestThrottleTests {
+    @Test("The first message goes on at once, the latest of each interval at its end, which starts the next")
+    func bothEdges() async {
+        let clock = ManualClock()
+        let source = Messenger<String>()
+        let observer = FreeObserver()
+        let delivered = ChainDeliveries(on: clock)
+        observer.observe(source).throttle(for: .seconds(10), clock: clock, latest: true).receive {
+            delivered.record($0)
+        }
+        var iterator = delivered.stream.makeAsyncIterator()
+        // a-b--c------d-----------------e     (seconds 0, 2, 5, 12, 35) in
+        // a---------c---------d---------e     (seconds 0, 10, 20, 35) out
+        source.send("a")
+        #expect(await iterator.next(1) == ["a@0.0 seconds"])
+        clock.advance(to: ManualClock.Instant(.seconds(2)))
+        source.send("b")
+        await clock.waitForSleepers(at: [.seconds(10)])
+        clock.advance(to: ManualClock.Instant(.seconds(5)))
+        source.send("c")
+        clock.advance(to: ManualClock.Instant(.seconds(10)))
+        #expect(await iterator.next(1) == ["c@10.0 seconds"])
+        await clock.waitForSleepers(at: [.seconds(20)])
+        clock.advance(to: ManualClock.Instant(.seconds(12)))
+        source.send("d")
+        clock.advance(to: ManualClock.Instant(.seconds(20)))
+        #expect(await iterator.next(1) == ["d@20.0 seconds"])
+        await clock.waitForSleepers(at: [.seconds(30)])
+        clock.advance(to: ManualClock.Instant(.seconds(30)))
+        await clock.waitForSleepers(0)  // a quiet interval: the sleeper ends
+        clock.advance(to: ManualClock.Instant(.seconds(35)))
+        source.send("e")
+        #expect(await iterator.next(1) == ["e@35.0 seconds"])
+        withExtendedLifetime(observer) {}
+    }
+
+    @Test("The default is the leading edge: nothing goes on at the end of the interval")
+    func theDefaultIsTheLeadingEdge() async {
+        let clock = ManualClock()
+        let source = Messenger<String>()
+        let observer = FreeObserver()
+        let log = EventLog()
+        observer.observe(source).throttle(for: .seconds(10), clock: clock) { log.append("\($0)@\(clock.now)") }
+        source.send("a")
+        clock.advance(to: ManualClock.Instant(.seconds(2)))
+        source.send("b")
+        #expect(clock.sleeperCount == 0)
+        clock.advance(to: ManualClock.Instant(.seconds(10)))
+        source.send("c")
+        #expect(log.take() == ["a@0.0 seconds", "c@10.0 seconds"])
+        withExtendedLifetime(observer) {}
+    }
+
+    @Test("After on(actor), both edges go on on the actor, the trailing one with its own call")
+    func bothEdgesOnAnActor() async {
+        let clock = ManualClock()
+        let source = Messenger<Int>()
+        let observer = FreeObserver()
+        let target = HopTarget()
+        observer.observe(source).on(target).throttle(for: .seconds(10), clock: clock, latest: true) { target, number in
+            target.append("\(number)@\(clock.now)")
+        }
+        source.send(1)
+        source.send(2)
+        source.send(3)
+        await waitForPendingDeliveries()
+        await clock.waitForSleepers(at: [.seconds(10)])
+        clock.advance(by: .seconds(10))
+        #expect(await eventually { await target.entries.count == 2 })
+        #expect(await target.entries == ["1@0.0 seconds", "3@10.0 seconds"])
+        withExtendedLifetime(observer) {}
+    }
+}
