@@ -133,20 +133,18 @@ public struct DictionaryChange<Key: Hashable, Value> {
     /// - Complexity: O(*k*) on average, where *k* is the number of entries of the change.
     @inlinable
     public func apply(to dictionary: inout [Key: Value]) {
-        for key in removed.keys {
-            precondition(
-                dictionary.removeValue(forKey: key) != nil,
-                "DictionaryChange.apply(to:): the removed key \(key) is not in the dictionary")
+        // The edits stay out of the preconditions, which `-Ounchecked` does not evaluate.
+        for key in _removed.keys {
+            let wasPresent = dictionary.removeValue(forKey: key) != nil
+            precondition(wasPresent, "DictionaryChange.apply(to:): the removed key \(key) is not in the dictionary")
         }
-        for (key, update) in updated {
-            precondition(
-                dictionary.updateValue(update.new, forKey: key) != nil,
-                "DictionaryChange.apply(to:): the updated key \(key) is not in the dictionary")
+        for (key, update) in _updated {
+            let wasPresent = dictionary.updateValue(update.new, forKey: key) != nil
+            precondition(wasPresent, "DictionaryChange.apply(to:): the updated key \(key) is not in the dictionary")
         }
-        for (key, value) in inserted {
-            precondition(
-                dictionary.updateValue(value, forKey: key) == nil,
-                "DictionaryChange.apply(to:): the inserted key \(key) is already in the dictionary")
+        for (key, value) in _inserted {
+            let wasAbsent = dictionary.updateValue(value, forKey: key) == nil
+            precondition(wasAbsent, "DictionaryChange.apply(to:): the inserted key \(key) is already in the dictionary")
         }
     }
 

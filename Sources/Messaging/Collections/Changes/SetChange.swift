@@ -115,14 +115,14 @@ public struct SetChange<Element: Hashable> {
     /// - Complexity: O(*k*) on average, where *k* is the number of members removed and inserted.
     @inlinable
     public func apply(to set: inout Set<Element>) {
-        for member in removed {
-            precondition(
-                set.remove(member) != nil, "SetChange.apply(to:): the removed member \(member) is not in the set")
+        // The edits stay out of the preconditions, which `-Ounchecked` does not evaluate.
+        for member in _removed {
+            let wasPresent = set.remove(member) != nil
+            precondition(wasPresent, "SetChange.apply(to:): the removed member \(member) is not in the set")
         }
-        for member in inserted {
-            precondition(
-                set.insert(member).inserted, "SetChange.apply(to:): the inserted member \(member) is already in the set"
-            )
+        for member in _inserted {
+            let wasAbsent = set.insert(member).inserted
+            precondition(wasAbsent, "SetChange.apply(to:): the inserted member \(member) is already in the set")
         }
     }
 
@@ -180,15 +180,15 @@ public struct SetChange<Element: Hashable> {
     public mutating func merge(with next: SetChange) {
         for member in next.removed {
             if _inserted.remove(member) == nil {
+                let wasKept = _removed.insert(member).inserted
                 precondition(
-                    _removed.insert(member).inserted,
-                    "SetChange.merge(with:): the next change removes \(member), which this change removed")
+                    wasKept, "SetChange.merge(with:): the next change removes \(member), which this change removed")
             }
         }
         for member in next.inserted {
+            let wasAbsent = _inserted.insert(member).inserted
             precondition(
-                _inserted.insert(member).inserted,
-                "SetChange.merge(with:): the next change inserts \(member), which this change inserted")
+                wasAbsent, "SetChange.merge(with:): the next change inserts \(member), which this change inserted")
         }
     }
 }
