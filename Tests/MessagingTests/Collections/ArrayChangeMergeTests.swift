@@ -151,6 +151,24 @@ struct ArrayChangeMergeTests {
         #expect(Array(merged.modifications) == [.replaceSlice(letters, at: 0, with: [])])
     }
 
+    @Test func anEditBetweenEarlierEditsMergesOnlyWhatItTouches() {
+        let merged = merge(
+            ["a", "b", "c", "d", "e", "f", "g", "h", "i"],
+            [
+                { ArrayChange(setting: "A", at: 0, in: $0) },
+                { ArrayChange(setting: "E", at: 4, in: $0) },
+                { ArrayChange(setting: "I", at: 8, in: $0) },  // A b c d E f g h I
+                { ArrayChange(inserting: "x", at: 2, into: $0) },  // A b x c d E f g h I: between two
+                { ArrayChange(removingAt: 5, from: $0) },  // A b x c d f g h I: removes the middle one
+                { ArrayChange(replacingSubrange: 5..<7, with: ["G"], in: $0) },  // A b x c d G h I: touches it
+            ])
+        #expect(
+            Array(merged.modifications) == [
+                .replace("a", with: "A", at: 0), .insert("x", at: 2),
+                .replaceSlice(["e", "f", "g"], at: 4, with: ["G"]), .replace("i", with: "I", at: 8),
+            ])
+    }
+
     @Test func mergingAnEmptyChangeChangesNothing() {
         let change = ArrayChange(removingAt: 1, from: letters)
         #expect(change.merged(with: ArrayChange(countBefore: 4)) == change)

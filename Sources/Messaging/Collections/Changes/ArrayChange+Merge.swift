@@ -30,24 +30,27 @@ extension ArrayChange {
 
     /// Makes this change the one equivalent to applying it, then `next`: see ``merged(with:)``.
     ///
-    /// The modifications of this change that end before `next`'s first modification begins (in the
-    /// contents between the two changes) are left as they are, so merging edits that each come
-    /// after the previous ones (appends, edits in increasing order of position) into one change
-    /// costs, per edit, only what that edit holds.
+    /// Only the modifications of this change that `next`'s modifications overlap or touch are
+    /// merged again; those before them are left as they are, and those after them keep their
+    /// offsets, their elements moving in the storage as a block. So merging the edits of a
+    /// transaction one by one costs, per edit, what that edit touches, not the whole transaction;
+    /// an edit at or after the end of every earlier one (an append) costs only what it holds.
     ///
     /// - Parameter next: The change that follows this one; its ``countBefore`` must be this
     ///   change's ``countAfter``, or the program stops with a message.
-    /// - Complexity: O(*t* + *b*), where *b* is the size of `next` and *t* that of the
-    ///   modifications of this change that do not end before `next`'s first one (their elements
-    ///   included); O(*b*) amortized when `next` begins at or after the end of this change's last
-    ///   modification.
+    /// - Complexity: O(*b* + *t* + log *m*), where *b* is the size of `next`, *t* that of the
+    ///   modifications of this change that `next` overlaps or touches (their elements included), and
+    ///   *m* the number of this change's modifications; plus, when `next` is not after all of them,
+    ///   moving the storage of the modifications after the ones it touches (one block copy, and
+    ///   O(1) per modification). O(*b*) amortized when `next` begins at or after the end of this
+    ///   change's last modification.
     @inlinable
     public mutating func merge(with next: ArrayChange) {
         precondition(
             next._countBefore == _countAfter,
             "ArrayChange.merge(with:): the next change is for an array of \(next._countBefore) elements, but this change leaves \(_countAfter)"
         )
-        guard let firstNext = next._spans.first else { return }
+        guard let firstNext = next._spans.first, let lastNext = next._spans.last else { return }
         let shift = _countAfter - _countBefore
         guard let last = _spans.last, last.newOffset + last.newCount > firstNext.offset else {
             // `next` begins after every modification of this change: its slices are unchanged
@@ -59,30 +62,65 @@ extension ArrayChange {
             }
             return
         }
-        var kept = _spans.count - 1
-        while kept > 0, _spans[kept - 1].newOffset + _spans[kept - 1].newCount >= firstNext.offset {
-            kept -= 1
-        }
-        let oldStart = _spans[kept].oldStart
-        let newStart = _spans[kept].newStart
-        let tail = _spans[kept...].map {
+        // In the contents between the two changes, the modifications that end before `next`'s
+        // first one begins and those that begin after its last one ends are separated from it by
+        // unchanged elements: only the window between them is merged.
+        let nextEnd = lastNext.offset + lastNext.oldCount
+        let start = Self._partitionPoint(of: _spans) { $0.newOffset + $0.newCount >= firstNext.offset }
+        let end = Self._partitionPoint(of: _spans) { $0.newOffset > nextEnd }
+        let oldLower = start < _spans.count ? _spans[start].oldStart : _old.count
+        let newLower = start < _spans.count ? _spans[start].newStart : _new.count
+        let oldUpper = end < _spans.count ? _spans[end].oldStart : _old.count
+        let newUpper = end < _spans.count ? _spans[end].newStart : _new.count
+        let window = _spans[start..<end].map {
             _ArraySpan(
-                offset: $0.offset, oldStart: $0.oldStart - oldStart, oldCount: $0.oldCount,
-                newStart: $0.newStart - newStart, newCount: $0.newCount)
+                offset: $0.offset, oldStart: $0.oldStart - oldLower, oldCount: $0.oldCount,
+                newStart: $0.newStart - newLower, newCount: $0.newCount)
         }
-        let tailOld = Array(_old[oldStart...])
-        let tailNew = Array(_new[newStart...])
-        _spans.removeSubrange(kept...)
-        _old.removeSubrange(oldStart...)
-        _new.removeSubrange(newStart...)
-        _countAfter = _countBefore + newStart - oldStart
-        _appendMerge(of: tail, old: tailOld, new: tailNew, shiftBefore: newStart - oldStart, with: next)
-        assert(_countAfter == next._countAfter, "ArrayChange.merge(with:) lost count of the elements")
+        var merged = ArrayChange(countBefore: _countBefore)
+        merged._appendMerge(
+            of: window, old: Array(_old[oldLower..<oldUpper]), new: Array(_new[newLower..<newUpper]),
+            shiftBefore: newLower - oldLower, with: next)
+        let oldMoved = merged._old.count - (oldUpper - oldLower)
+        let newMoved = merged._new.count - (newUpper - newLower)
+        _old.replaceSubrange(oldLower..<oldUpper, with: merged._old)
+        _new.replaceSubrange(newLower..<newUpper, with: merged._new)
+        _spans.replaceSubrange(
+            start..<end,
+            with: merged._spans.lazy.map {
+                _ArraySpan(
+                    offset: $0.offset, oldStart: $0.oldStart + oldLower, oldCount: $0.oldCount,
+                    newStart: $0.newStart + newLower, newCount: $0.newCount)
+            })
+        if oldMoved != 0 || newMoved != 0 {
+            for index in (start + merged._spans.count)..<_spans.count {
+                _spans[index].oldStart += oldMoved
+                _spans[index].newStart += newMoved
+            }
+        }
+        _countAfter = next._countAfter
+    }
+
+    /// The number of leading spans for which `isAfter` is false, for an `isAfter` that is false
+    /// and then true along the spans.
+    @inlinable
+    static func _partitionPoint(of spans: [_ArraySpan], _ isAfter: (_ArraySpan) -> Bool) -> Int {
+        var low = 0
+        var high = spans.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isAfter(spans[middle]) {
+                high = middle
+            } else {
+                low = middle + 1
+            }
+        }
+        return low
     }
 
     /// Appends the modifications of `a` (whose elements are in `aOld` and `aNew`, its starts counted
     /// from 0 there; `shiftBefore` is the shift of the modifications before it) merged with `next`,
-    /// none of whose modifications reaches the modifications of this change that come before `a`.
+    /// none of whose modifications reaches a modification of this change outside `a`.
     ///
     /// The contents between the two changes, *Y*, are a sequence of slices: those `a` inserted and
     /// unchanged elements of the contents before it. `a`'s slices and `next`'s replaced slices are
