@@ -51,6 +51,7 @@ public struct ArrayBatchUpdates: Hashable, Sendable {
     ///   - inserted: The rows inserted, as offsets in the contents after the change.
     ///   - moved: The rows moved, from old offsets to new offsets.
     ///   - reloaded: The rows reloaded, as offsets in the contents before the change.
+    /// - Complexity: O(1).
     public init(deleted: [Int] = [], inserted: [Int] = [], moved: [Move] = [], reloaded: [Int] = []) {
         self.deleted = deleted
         self.inserted = inserted
@@ -77,6 +78,7 @@ public struct ArrayBatchUpdates: Hashable, Sendable {
         /// - Parameters:
         ///   - from: The row's offset in the contents before the change.
         ///   - to: The row's offset in the contents after the change.
+        /// - Complexity: O(1).
         public init(from: Int, to: Int) {
             self.from = from
             self.to = to
