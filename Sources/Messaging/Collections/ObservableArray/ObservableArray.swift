@@ -28,7 +28,7 @@
 ///
 /// ## Transactions
 ///
-/// ``withTransaction(_:)`` groups edits: observers receive one merged change when the outermost
+/// ``withTransaction(isolation:_:)`` groups edits: observers receive one merged change when the outermost
 /// transaction ends, or nothing if the edits cancel out. A transaction belongs to the array, not
 /// to a thread: while one is open, edits from every thread are merged into it, in the order they
 /// happened, and its change is sent when the last open transaction ends.
@@ -48,7 +48,7 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     /// The contents. Guarded by the lock of `messenger`'s core.
     var _storage: [Element]
 
-    /// Counts the edits, so that ``modify(_:isolation:)`` can tell whether the contents changed
+    /// Counts the edits, so that `modify` can tell whether the contents changed
     /// while its body ran. Guarded by the lock of `messenger`'s core.
     var _version: UInt64 = 0
 
@@ -71,7 +71,7 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     /// The current contents, as a copy: later edits of the observable array do not change it.
     ///
     /// Setting it replaces the whole contents and sends one replacement of all the old elements
-    /// with the new ones (nothing if both are empty). Use ``modify(_:isolation:)`` to send only
+    /// with the new ones (nothing if both are empty). Use `modify` to send only
     /// what differs.
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
