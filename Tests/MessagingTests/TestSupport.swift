@@ -153,6 +153,19 @@ func waitUntilDelivered<each Message>(_ messengers: repeat Messenger<each Messag
     return true
 }
 
+/// Polls `condition` on the calling thread until it holds: for what is delivered through
+/// messengers a test cannot name (an operator's own messenger behind `some ObservableSource`).
+///
+/// - Returns: Whether the condition held within `timeout` seconds.
+func waitUntil(timeout: Double = 180, _ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now() + timeout
+    while !condition() {
+        if DispatchTime.now() > deadline { return false }
+        Thread.sleep(forTimeInterval: 0.001)
+    }
+    return true
+}
+
 // MARK: - Waiting
 
 /// Polls `condition` on the caller's actor until it holds, yielding and sleeping between polls.
