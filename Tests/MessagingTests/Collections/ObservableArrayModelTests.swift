@@ -24,6 +24,18 @@ struct ObservableArrayModelTests {
         let recorder = ArrayChangeRecorder(array)
         var model: [Int] = []
         var copy: [Int] = []
+        // Two incremental folds, checked against their recomputation after every step.
+        let sum = array.observableSum
+        let evens = array.observableCount { $0 % 2 == 0 }
+        let sums = Locked<[Update<Int>]>([])
+        let evenCounts = Locked<[Update<Int>]>([])
+        let foldTokens = [
+            sum.subscribe { update in sums.withLock { $0.append(update) } },
+            evens.subscribe { update in evenCounts.withLock { $0.append(update) } },
+        ]
+        defer { withExtendedLifetime(foldTokens) {} }
+        var lastSum = 0
+        var lastEvenCount = 0
 
         func element() -> Int { random.roll(0..<6) }
         func edit() {
@@ -101,7 +113,23 @@ struct ObservableArrayModelTests {
             }
             #expect(array.value == model, "seed \(seed), step \(step)")
             #expect(copy == model, "seed \(seed), step \(step)")
-            if copy != model || array.value != model { return }
+            for update in sums.withLock({ updates in
+                defer { updates = [] }
+                return updates
+            }) {
+                #expect(update.old == lastSum && update.new != update.old, "seed \(seed), step \(step)")
+                lastSum = update.new
+            }
+            for update in evenCounts.withLock({ updates in
+                defer { updates = [] }
+                return updates
+            }) {
+                #expect(update.old == lastEvenCount && update.new != update.old, "seed \(seed), step \(step)")
+                lastEvenCount = update.new
+            }
+            #expect(lastSum == model.reduce(0, +) && sum.value == lastSum, "seed \(seed), step \(step)")
+            #expect(lastEvenCount == model.count { $0 % 2 == 0 } && evens.value == lastEvenCount)
+            if copy != model || array.value != model || lastSum != model.reduce(0, +) { return }
         }
     }
 }

@@ -97,9 +97,9 @@ public final class CombinedLatest<each Source: ObservableSource>: ObservableSour
             messengerOf: { $0.messenger },
             isObserved: { core.observationCount > 0 },
             handler: handler,
-            starter: { origin, insert in
+            starter: { origin, observation, messenger in
                 let received = state.receivedCount(of: slot)
-                insert()
+                messenger._core.insert(observation)
                 // Read after observing, so that nothing sent meanwhile is missed; stored only if
                 // no message came in meanwhile.
                 if let latest = _latestMessage(ifCache: origin) {

@@ -30,9 +30,10 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
     let _handler: (Input, AnyObject, (any Actor)?) -> Void
     /// Whether the owner has an active observation.
     let _isObserved: () -> Bool
-    /// Runs its second argument, which inserts the new observation of the origin; `nil`: just
-    /// insert. A combinator reads a cache's latest message around the insertion.
-    let _starter: ((Origin, () -> Void) -> Void)?
+    /// Inserts the new observation (the second argument) into the origin's messenger (the third)
+    /// itself; `nil`: just insert. A combinator reads a cache's latest message around the
+    /// insertion; an aggregate reads the origin's contents in the same atomic step.
+    let _starter: ((Origin, _Observation<Input>, Messenger<Input>) -> Void)?
 
     @usableFromInline
     init(
@@ -40,7 +41,7 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
         messengerOf: @escaping (Origin) -> Messenger<Input>,
         isObserved: @escaping () -> Bool,
         handler: @escaping (Input, AnyObject, (any Actor)?) -> Void,
-        starter: ((Origin, () -> Void) -> Void)? = nil
+        starter: ((Origin, _Observation<Input>, Messenger<Input>) -> Void)? = nil
     ) {
         _origin = origin
         _messengerOf = messengerOf
@@ -115,7 +116,7 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
         // was never inserted: releasing it is all.
         guard installed else { return }
         if let starter = _starter {
-            starter(origin) { messenger._core.insert(observation) }
+            starter(origin, observation, messenger)
         } else {
             messenger._core.insert(observation)
         }
