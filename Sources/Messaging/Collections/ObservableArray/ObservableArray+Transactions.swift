@@ -41,6 +41,8 @@ extension ObservableArray {
     func _endTransaction(isolation: (any Actor)?) {
         // The changes leave the lock in `taken`, so that no element they hold is released under it.
         var taken: [ArrayChange<Element>] = []
+        var tracking: _VarTracking?
+        defer { tracking?._changed() }
         messenger._core.sendChange(
             author: self,
             checksChange: true,
@@ -55,6 +57,7 @@ extension ObservableArray {
                 swap(&taken, &self._pending)
                 var merged = taken[0]
                 for change in taken.dropFirst() { merged.merge(with: change) }
+                if !merged.isEmpty { tracking = self._tracking }
                 return merged
             }
         )

@@ -33,6 +33,14 @@
 /// to a thread: while one is open, edits from every thread are merged into it, in the order they
 /// happened, and its change is sent when the last open transaction ends.
 ///
+/// ## Async sequences and Observation
+///
+/// Its changes are an async sequence like every observable's messages: `for await change in
+/// names.messages` (which observes once the loop starts), or `names.makeMessageStream()` (which
+/// observes from the moment it is made). Where Apple's Observation framework is available,
+/// reading ``value`` or ``count`` inside `withObservationTracking` (a SwiftUI view's `body`)
+/// tracks the array, as it does a ``Var``.
+///
 /// ## Replay
 ///
 /// The array is an ``ObservableCache``: its ``latestMessage`` is the whole contents as one
@@ -59,6 +67,9 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     /// until then so that merging, which may drop elements, runs while they are still held here.
     /// Guarded by the lock of `messenger`'s core.
     var _pending: [ArrayChange<Element>] = []
+    /// The bridge to Observation, made on the first read of ``value`` or ``count``; never
+    /// replaced after. Guarded by the lock of `messenger`'s core.
+    var _tracking: _VarTracking?
 
     /// Creates an observable array holding `elements`.
     ///
@@ -76,7 +87,11 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
     public var value: [Element] {
-        get { messenger._core.withLock { _storage } }
+        get {
+            let (value, tracking) = messenger._core.withLock { (_storage, _tracking) }
+            _access(tracking)
+            return value
+        }
         set {
             _edit(isolation: nil) { storage in
                 let change = ArrayChange(replacingSubrange: 0..<storage.count, with: newValue, in: storage)
@@ -89,7 +104,11 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     /// The number of elements.
     ///
     /// - Complexity: O(1).
-    public var count: Int { messenger._core.withLock { _storage.count } }
+    public var count: Int {
+        let (count, tracking) = messenger._core.withLock { (_storage.count, _tracking) }
+        _access(tracking)
+        return count
+    }
 
     /// Whether the array is empty.
     ///
@@ -103,6 +122,8 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     /// edit. It must move the elements it removes into the change, so that none is released under
     /// the lock. An empty change is not sent.
     func _edit(isolation: (any Actor)?, _ edit: (inout [Element]) -> ArrayChange<Element>) {
+        var tracking: _VarTracking?
+        defer { tracking?._changed() }
         messenger._core.sendChange(
             author: self,
             checksChange: true,
@@ -117,6 +138,7 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
                     self._pending.append(change)
                     return ArrayChange(countBefore: self._storage.count)
                 }
+                tracking = self._tracking
                 return change
             }
         )
