@@ -18,7 +18,11 @@ if ((${#scenarios[@]} == 0)); then
         token-subscribe-cancel observe-existing observe-and-stop empty-messenger am-i-subscribed-1000
         throttle-1 debounce-1 chain-throttle-1 chain-debounce-1 chain-throttle-latest-1 chain-delay-1
         chain-timeout-1 combine-latest-2 combine-latest-4
-        combine-latest-5 ledger-subscribe-unsubscribe main-actor-send-1)
+        combine-latest-5 ledger-subscribe-unsubscribe main-actor-send-1
+        array-append-1e5 array-append-count-1e5 array-append-sum-1e4 array-append-sum-1e5 array-append-sum-1e6
+        recompute-sum-1e5 array-append-count-where-1e4 array-append-count-where-1e5
+        array-append-count-where-1e6 recompute-count-where-1e5 array-set-element-1000
+        array-var-set-element-1000)
 fi
 
 instructions() {
@@ -33,6 +37,9 @@ for scenario in "${scenarios[@]}"; do
             repetitions=10000
             divisor=10000
             ;;
+        recompute-*-1e4) repetitions=1000; divisor=1000 ;;
+        recompute-*) repetitions=100; divisor=100 ;;
+        array-*-1e6) repetitions=10000; divisor=10000 ;;
         *) repetitions=100000; divisor=100000 ;;
     esac
     base=$(instructions "$scenario" 0)

@@ -24,7 +24,12 @@
 // combine-latest-4 and combine-latest-5 (per message of one source of a combination of two, four
 // or five messengers, to one observer; five take the parameter pack's path),
 // ledger-subscribe-unsubscribe (GeneralObserver alone: a subscription and an unsubscription of a
-// tracking observer by a plain observable).
+// tracking observer by a plain observable); array-append-1e5 (an append to an observed
+// ObservableArray of 10^5 elements), array-append-count-*, array-append-sum-* and
+// array-append-count-where-* (the same with that aggregate observed instead, at 10^4, 10^5 or
+// 10^6 elements), recompute-sum-1e5 and recompute-count-where-1e5 (an append to a plain array and
+// the aggregate recomputed), array-set-element-1000 (per delivery: one element set, 1,000
+// observers) and array-var-set-element-1000 (the same on a Var<[Int]> of 10^5 elements).
 
 import Foundation
 import Messaging
@@ -288,6 +293,8 @@ func run(_ scenario: String, _ count: Int) {
         for messenger in messengers { messenger.send(0) }  // every source has a message
         for value in 0..<count { messengers[1].send(value) }
         withExtendedLifetime((observer, combined)) {}
+    case _ where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-"):
+        runCollectionScenario(scenario, count)
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
         withExtendedLifetime(messengers) {}
@@ -319,5 +326,70 @@ func fused(
     { value in
         let mapped = first(value)
         if isIncluded(mapped) { receive(second(mapped)) }
+    }
+}
+
+/// The size at the end of a collection scenario's name: `-1e4`, `-1e5` or `-1e6`.
+func size(of scenario: String) -> Int {
+    if scenario.hasSuffix("-1e4") { return 10_000 }
+    if scenario.hasSuffix("-1e5") { return 100_000 }
+    if scenario.hasSuffix("-1e6") { return 1_000_000 }
+    print("no size in \(scenario)")
+    exit(2)
+}
+
+/// Collection scenarios: per edit of an observed `ObservableArray` of the given size, with an
+/// aggregate observed or not, against the same edit of a plain array followed by recomputing the
+/// aggregate; and one element change delivered to 1,000 observers, per delivery, against a
+/// `Var<[Int]>` that delivers the whole array.
+func runCollectionScenario(_ scenario: String, _ count: Int) {
+    let receiving = Receiving()
+    switch scenario {
+    case _ where scenario.hasPrefix("array-append-"):
+        let size = size(of: scenario)
+        let array = ObservableArray(Array(0..<size))
+        let token: ObservationToken
+        if scenario.hasPrefix("array-append-sum-") {
+            token = array.observableSum.subscribe { receiving.consume($0.new) }
+        } else if scenario.hasPrefix("array-append-count-where-") {
+            token = array.observableCount { $0 & 1 == 0 }.subscribe { receiving.consume($0.new) }
+        } else if scenario.hasPrefix("array-append-count-") {
+            token = array.observableCount.subscribe { receiving.consume($0.new) }
+        } else {
+            token = array.subscribe { receiving.consume($0.countAfter) }
+        }
+        for value in 0..<count { array.append(value) }
+        withExtendedLifetime(token) {}
+    case _ where scenario.hasPrefix("recompute-"):
+        let size = size(of: scenario)
+        var array = Array(0..<size)
+        for value in 0..<count {
+            array.append(value)
+            if scenario.hasPrefix("recompute-sum-") {
+                receiving.consume(array.reduce(0, &+))
+            } else if scenario.hasPrefix("recompute-count-where-") {
+                receiving.consume(array.count { $0 & 1 == 0 })
+            } else {
+                print("unknown scenario \(scenario)")
+                exit(2)
+            }
+        }
+    case "array-set-element-1000":
+        let array = ObservableArray(Array(0..<100_000))
+        let tokens = (0..<1000).map { _ in
+            array.subscribe { change in receiving.consume(change.countAfter) }
+        }
+        for value in 0..<count { array[value % 100_000] = value }
+        withExtendedLifetime(tokens) {}
+    case "array-var-set-element-1000":
+        let variable = Var(Array(0..<100_000))
+        let tokens = (0..<1000).map { _ in
+            variable.subscribe { update in receiving.consume(update.new.count) }
+        }
+        for value in 0..<count { variable.modify { $0[value % 100_000] = value } }
+        withExtendedLifetime(tokens) {}
+    default:
+        print("unknown scenario \(scenario)")
+        exit(2)
     }
 }

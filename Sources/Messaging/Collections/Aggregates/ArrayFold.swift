@@ -43,9 +43,8 @@ public final class ArrayFold<Element: Sendable, Result: Equatable & Sendable>: O
     @usableFromInline let _initial: Result
     @usableFromInline let _adding: @Sendable (Result, Element) -> Result
     @usableFromInline let _removing: @Sendable (Result, Element) -> Result
-    let _state: _FoldState<Element, Result>
-    // Set once in `init`, after the link's handler and starter can reach `self` weakly.
-    let _link: _OriginLink<ObservableArray<Element>, ArrayChange<Element>>
+    @usableFromInline let _state: _FoldState<Element, Result>
+    @usableFromInline let _link: _OriginLink<ObservableArray<Element>, ArrayChange<Element>>
 
     /// Makes a fold of `array`; observing it starts the fold.
     ///
@@ -55,28 +54,24 @@ public final class ArrayFold<Element: Sendable, Result: Equatable & Sendable>: O
     ///   - adding: The result with one more element.
     ///   - removing: The result with one element fewer: the inverse of `adding`.
     /// - Complexity: O(1).
-    public init(
+    @inlinable
+    public convenience init(
         _ array: ObservableArray<Element>,
         initial: Result,
         adding: @escaping @Sendable (Result, Element) -> Result,
         removing: @escaping @Sendable (Result, Element) -> Result
     ) {
+        // The handler and the starter are made here, in the client's code, where they are
+        // specialized for its element and result types.
         let messenger = Messenger<Update<Result>>()
         let state = _FoldState<Element, Result>()
         let core = messenger._core
-        self.messenger = messenger
-        self.array = array
-        _initial = initial
-        _adding = adding
-        _removing = removing
-        _state = state
         let apply = { (result: Result, change: ArrayChange<Element>) -> Result in
             Self._apply(change, to: result, adding: adding, removing: removing)
         }
-        _link = _OriginLink(
-            array,
-            messengerOf: { $0.messenger },
-            isObserved: { core.observationCount > 0 },
+        self.init(
+            _array: array, initial: initial, adding: adding, removing: removing, messenger: messenger,
+            state: state,
             handler: { change, author, isolation in
                 guard let current = state.resultOrQueue(change) else { return }
                 let (old, epoch) = current
@@ -110,6 +105,31 @@ public final class ArrayFold<Element: Sendable, Result: Equatable & Sendable>: O
                 }
             }
         )
+    }
+
+    @usableFromInline
+    init(
+        _array array: ObservableArray<Element>,
+        initial: Result,
+        adding: @escaping @Sendable (Result, Element) -> Result,
+        removing: @escaping @Sendable (Result, Element) -> Result,
+        messenger: Messenger<Update<Result>>,
+        state: _FoldState<Element, Result>,
+        handler: @escaping (ArrayChange<Element>, AnyObject, (any Actor)?) -> Void,
+        starter:
+            @escaping (ObservableArray<Element>, _Observation<ArrayChange<Element>>, Messenger<ArrayChange<Element>>)
+            -> Void
+    ) {
+        let core = messenger._core
+        self.messenger = messenger
+        self.array = array
+        _initial = initial
+        _adding = adding
+        _removing = removing
+        _state = state
+        _link = _OriginLink(
+            array, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: handler,
+            starter: starter)
         core.keepAliveWhileObserved(self)
     }
 
@@ -141,6 +161,7 @@ public final class ArrayFold<Element: Sendable, Result: Equatable & Sendable>: O
         body(_link)
     }
 
+    @inlinable
     static func _apply(
         _ change: ArrayChange<Element>,
         to result: Result,
@@ -175,14 +196,19 @@ extension ArrayFold: @unchecked Sendable {}
 /// Every field is guarded by `_lock`, a leaf: nothing else is locked while it is held, and no user
 /// code runs under it. `_epoch` counts the starts and ends of the fold's observation, so that a
 /// result computed for an older one is never stored.
+@usableFromInline
 final class _FoldState<Element, Result>: @unchecked Sendable {  // guarded by `_lock`
-    let _lock = _Lock()
-    @exclusivity(unchecked) var _result: Result?
-    @exclusivity(unchecked) var _isSeeding = false
-    @exclusivity(unchecked) var _queued: [ArrayChange<Element>] = []
-    @exclusivity(unchecked) var _epoch: UInt64 = 0
+    @usableFromInline let _lock = _Lock()
+    @exclusivity(unchecked) @usableFromInline var _result: Result?
+    @exclusivity(unchecked) @usableFromInline var _isSeeding = false
+    @exclusivity(unchecked) @usableFromInline var _queued: [ArrayChange<Element>] = []
+    @exclusivity(unchecked) @usableFromInline var _epoch: UInt64 = 0
+
+    @inlinable
+    init() {}
 
     /// The result while the fold is observed and seeded; `nil` otherwise.
+    @inlinable
     var currentResult: Result? {
         _lock.withLock { _isSeeding ? nil : _result }
     }
@@ -191,6 +217,7 @@ final class _FoldState<Element, Result>: @unchecked Sendable {  // guarded by `_
     ///
     /// It runs under the array's lock; what it replaces is released after both locks, by the
     /// caller's releasing the returned value.
+    @inlinable
     func beginSeeding() -> (epoch: UInt64, replaced: (Result?, [ArrayChange<Element>])) {
         _lock.withLock {
             _epoch &+= 1
@@ -204,6 +231,7 @@ final class _FoldState<Element, Result>: @unchecked Sendable {  // guarded by `_
     /// Stores `result` and ends the seeding if no change waits, returning `nil`; otherwise hands
     /// out the waiting changes to apply first. Also `nil` when a newer start or an end made the
     /// fold obsolete.
+    @inlinable
     func finishSeeding(_ result: Result, ifEpochIs epoch: UInt64) -> [ArrayChange<Element>]? {
         _lock.withLock {
             guard _epoch == epoch else { return nil }
@@ -219,6 +247,7 @@ final class _FoldState<Element, Result>: @unchecked Sendable {  // guarded by `_
 
     /// The result to apply `change` to, with its epoch; or `nil` when the change was queued for
     /// the seeding, or the fold has no result.
+    @inlinable
     func resultOrQueue(_ change: ArrayChange<Element>) -> (Result, UInt64)? {
         _lock.withLock {
             if _isSeeding {
@@ -231,6 +260,7 @@ final class _FoldState<Element, Result>: @unchecked Sendable {  // guarded by `_
     }
 
     /// Stores the result of a change, unless a newer start or an end made it obsolete.
+    @inlinable
     func store(_ result: Result, ifEpochIs epoch: UInt64) -> Bool {
         var replaced: Result? = result
         let stored = _lock.withLock { () -> Bool in
@@ -247,6 +277,7 @@ final class _FoldState<Element, Result>: @unchecked Sendable {  // guarded by `_
     ///
     /// `isUnobserved` takes the fold's messenger lock, which is never held while this lock is
     /// taken: checked under this lock, a start that follows it begins its seeding after this.
+    @inlinable
     func forgetIfUnobserved(_ isUnobserved: () -> Bool) {
         let forgotten: (Result?, [ArrayChange<Element>]) = _lock.withLock {
             guard isUnobserved() else { return (nil, []) }

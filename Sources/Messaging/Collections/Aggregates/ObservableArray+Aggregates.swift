@@ -16,6 +16,7 @@ extension ObservableArray {
     /// - Returns: An observable of the result's updates.
     /// - Complexity: O(1) to make; per change, while observed, O(*k*) for *k* elements removed
     ///   and inserted.
+    @inlinable
     public func fold<Result: Equatable & Sendable>(
         _ initial: Result,
         adding: @escaping @Sendable (Result, Element) -> Result,
@@ -37,6 +38,7 @@ extension ObservableArray {
     /// - Returns: An ``ArrayFold`` of the count.
     /// - Complexity: O(1) to make; per change, while observed, O(*k*) calls of `isIncluded` for
     ///   *k* elements removed and inserted.
+    @inlinable
     public func observableCount(
         where isIncluded: @escaping @Sendable (Element) -> Bool
     ) -> ArrayFold<Element, Int> {
@@ -57,6 +59,7 @@ extension ObservableArray where Element: AdditiveArithmetic & Equatable {
     ///
     /// - Complexity: O(1) to make; per change, while observed, O(*k*) for *k* elements removed
     ///   and inserted.
+    @inlinable
     public var observableSum: ArrayFold<Element, Element> {
         ArrayFold(self, initial: .zero, adding: { $0 + $1 }, removing: { $0 - $1 })
     }

@@ -5,12 +5,14 @@ extension ObservableArray: ObservableCache {
     /// For an empty array it is an empty change.
     ///
     /// - Complexity: O(*count*).
+    @inlinable
     public var latestMessage: ArrayChange<Element> {
         messenger._core.withLock { _latestMessageUnderLock() }
     }
 }
 
 extension ObservableArray: _LatestUnderLock {
+    @usableFromInline
     func _latestMessageUnderLock() -> ArrayChange<Element> {
         ArrayChange(insertingContentsOf: _storage, at: 0, into: [])
     }

@@ -8,13 +8,14 @@ extension ObservableArray {
     /// }
     /// ```
     ///
-    /// It is a standalone transform of the array (a ``Filtered`` of a ``Mapped``): it observes
-    /// the array only while it is observed itself, and keeps the array alive while it is. A
-    /// transaction's merged change gives one update, from the count before the transaction to the
-    /// count after it.
+    /// It is an ``ArrayFold``: it observes the array only while it is observed itself, keeps the
+    /// array alive while it is, and its `value` is the current count. A transaction's merged
+    /// change gives one update, from the count before the transaction to the count after it.
     ///
-    /// - Complexity: O(1) to make; per change of the array, while observed, O(1) and one send.
-    public var observableCount: some ObservableSource<Update<Int>> {
-        map { Update($0.countBefore, $0.countAfter) }.filter { $0.old != $0.new }
+    /// - Complexity: O(1) to make; per change of the array, while observed, O(*k*) for *k*
+    ///   elements removed and inserted, and one send.
+    @inlinable
+    public var observableCount: ArrayFold<Element, Int> {
+        ArrayFold(self, initial: 0, adding: { count, _ in count + 1 }, removing: { count, _ in count - 1 })
     }
 }

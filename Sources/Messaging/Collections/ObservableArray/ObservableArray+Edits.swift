@@ -7,6 +7,7 @@ extension ObservableArray {
     /// - Parameter index: A valid index: `0 <= index < count`. Any other index stops the program
     ///   with a message, as `Array` does.
     /// - Complexity: Reading is O(1). Setting is O(1), plus O(*n*) for *n* observers.
+    @inlinable
     public subscript(index: Int) -> Element {
         get {
             messenger._core.withLock {
@@ -35,6 +36,7 @@ extension ObservableArray {
     ///   - isolation: The caller's actor, filled in automatically; handlers isolated to it run
     ///     before `append` returns.
     /// - Complexity: O(1) amortized, plus O(*n*) for *n* observers.
+    @inlinable
     public func append(_ element: Element, isolation: isolated (any Actor)? = #isolation) {
         _edit(isolation: isolation) { storage in
             let change = ArrayChange(appending: element, to: storage)
@@ -50,6 +52,7 @@ extension ObservableArray {
     ///   - elements: The elements to append. The sequence is read before the array is locked.
     ///   - isolation: The caller's actor, filled in automatically.
     /// - Complexity: O(*m*) for *m* elements, plus O(*n*) for *n* observers.
+    @inlinable
     public func append(contentsOf elements: some Sequence<Element>, isolation: isolated (any Actor)? = #isolation) {
         let elements = Array(elements)
         _edit(isolation: isolation) { storage in
@@ -67,6 +70,7 @@ extension ObservableArray {
     ///     with a message.
     ///   - isolation: The caller's actor, filled in automatically.
     /// - Complexity: O(*count*), plus O(*n*) for *n* observers.
+    @inlinable
     public func insert(_ element: Element, at index: Int, isolation: isolated (any Actor)? = #isolation) {
         _edit(isolation: isolation) { storage in
             Self._checkInsertionIndex(index, in: storage)
@@ -85,6 +89,7 @@ extension ObservableArray {
     ///     with a message.
     ///   - isolation: The caller's actor, filled in automatically.
     /// - Complexity: O(*count* + *m*) for *m* elements, plus O(*n*) for *n* observers.
+    @inlinable
     public func insert(
         contentsOf elements: some Sequence<Element>, at index: Int, isolation: isolated (any Actor)? = #isolation
     ) {
@@ -105,6 +110,7 @@ extension ObservableArray {
     ///   - isolation: The caller's actor, filled in automatically.
     /// - Returns: The removed element.
     /// - Complexity: O(*count*), plus O(*n*) for *n* observers.
+    @inlinable
     @discardableResult
     public func remove(at index: Int, isolation: isolated (any Actor)? = #isolation) -> Element {
         var removed: Element?
@@ -127,6 +133,7 @@ extension ObservableArray {
     ///     message.
     ///   - isolation: The caller's actor, filled in automatically.
     /// - Complexity: O(*count*), plus O(*n*) for *n* observers.
+    @inlinable
     public func removeSubrange(_ range: Range<Int>, isolation: isolated (any Actor)? = #isolation) {
         _replaceSubrange(range, with: [], isolation: isolation)
     }
@@ -140,6 +147,7 @@ extension ObservableArray {
     ///   - elements: The new elements. The collection is read before the array is locked.
     ///   - isolation: The caller's actor, filled in automatically.
     /// - Complexity: O(*count* + *m*) for *m* new elements, plus O(*n*) for *n* observers.
+    @inlinable
     public func replaceSubrange(
         _ range: Range<Int>, with elements: some Collection<Element>, isolation: isolated (any Actor)? = #isolation
     ) {
@@ -150,6 +158,7 @@ extension ObservableArray {
     ///
     /// - Parameter isolation: The caller's actor, filled in automatically.
     /// - Complexity: O(*count*), plus O(*n*) for *n* observers.
+    @inlinable
     public func removeAll(isolation: isolated (any Actor)? = #isolation) {
         _edit(isolation: isolation) { storage in
             let change = ArrayChange(removingAllFrom: storage)
@@ -167,6 +176,7 @@ extension ObservableArray {
     ///     stops the program with a message.
     ///   - isolation: The caller's actor, filled in automatically.
     /// - Complexity: O(*count*), plus O(*n*) for *n* observers.
+    @inlinable
     public func move(from source: Int, to destination: Int, isolation: isolated (any Actor)? = #isolation) {
         _edit(isolation: isolation) { storage in
             Self._checkIndex(source, in: storage)
@@ -179,6 +189,7 @@ extension ObservableArray {
         }
     }
 
+    @usableFromInline
     func _replaceSubrange(_ range: Range<Int>, with elements: [Element], isolation: (any Actor)?) {
         _edit(isolation: isolation) { storage in
             precondition(
@@ -190,12 +201,14 @@ extension ObservableArray {
         }
     }
 
+    @usableFromInline
     static func _checkIndex(_ index: Int, in storage: [Element]) {
         precondition(
             index >= 0 && index < storage.count,
             "ObservableArray: the index \(index) is out of range 0..<\(storage.count)")
     }
 
+    @usableFromInline
     static func _checkInsertionIndex(_ index: Int, in storage: [Element]) {
         precondition(
             index >= 0 && index <= storage.count,

@@ -5,6 +5,7 @@ import Observation
 extension ObservableArray {
     /// Tells Observation that the contents were read: through the bridge if there is one, or
     /// after making it.
+    @usableFromInline
     func _access(_ tracking: _VarTracking?) {
         if let tracking {
             tracking._access()
@@ -14,6 +15,7 @@ extension ObservableArray {
     }
 
     /// Makes the bridge to Observation on the first read, where the framework is available.
+    @usableFromInline
     @inline(never)
     func _beginTracking() {
         #if canImport(Observation)

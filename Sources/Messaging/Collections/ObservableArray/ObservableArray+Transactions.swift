@@ -27,6 +27,7 @@ extension ObservableArray {
     /// - Throws: What `body` throws, after the transaction has ended.
     /// - Complexity: The cost of `body`, plus, at the end, merging the *k* changes made during the
     ///   transaction (O(*k* × the size of the changes) at worst) and one send.
+    @inlinable
     @discardableResult
     public func withTransaction<Result, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation,
@@ -38,6 +39,7 @@ extension ObservableArray {
     }
 
     /// Closes one transaction; the last one out sends the merged change.
+    @usableFromInline
     func _endTransaction(isolation: (any Actor)?) {
         // The changes leave the lock in `taken`, so that no element they hold is released under it.
         var taken: [ArrayChange<Element>] = []

@@ -54,27 +54,35 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     public let messenger = Messenger<ArrayChange<Element>>()
 
     /// The contents. Guarded by the lock of `messenger`'s core.
+    // The fields below are only read and written under that lock, which makes their run-time
+    // exclusivity checks redundant.
+    @exclusivity(unchecked) @usableFromInline
     var _storage: [Element]
 
     /// Counts the edits, so that `modify` can tell whether the contents changed
     /// while its body ran. Guarded by the lock of `messenger`'s core.
+    @exclusivity(unchecked) @usableFromInline
     var _version: UInt64 = 0
 
     /// How many transactions are open. Guarded by the lock of `messenger`'s core.
+    @exclusivity(unchecked) @usableFromInline
     var _transactionDepth = 0
 
     /// The changes made while a transaction is open, merged when the last one ends. Kept apart
     /// until then so that merging, which may drop elements, runs while they are still held here.
     /// Guarded by the lock of `messenger`'s core.
+    @exclusivity(unchecked) @usableFromInline
     var _pending: [ArrayChange<Element>] = []
     /// The bridge to Observation, made on the first read of ``value`` or ``count``; never
     /// replaced after. Guarded by the lock of `messenger`'s core.
+    @exclusivity(unchecked) @usableFromInline
     var _tracking: _VarTracking?
 
     /// Creates an observable array holding `elements`.
     ///
     /// - Parameter elements: The initial contents. Creating the array sends nothing.
     /// - Complexity: O(1).
+    @inlinable
     public init(_ elements: [Element] = []) {
         _storage = elements
     }
@@ -86,6 +94,7 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     /// what differs.
     ///
     /// - Complexity: Reading is O(1). Setting is O(*n*) for *n* observers.
+    @inlinable
     public var value: [Element] {
         get {
             let (value, tracking) = messenger._core.withLock { (_storage, _tracking) }
@@ -104,6 +113,7 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     /// The number of elements.
     ///
     /// - Complexity: O(1).
+    @inlinable
     public var count: Int {
         let (count, tracking) = messenger._core.withLock { (_storage.count, _tracking) }
         _access(tracking)
@@ -113,6 +123,7 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     /// Whether the array is empty.
     ///
     /// - Complexity: O(1).
+    @inlinable
     public var isEmpty: Bool { count == 0 }
 
     /// Makes the edit under the lock and sends its change, or adds the change to the open
@@ -121,6 +132,7 @@ public final class ObservableArray<Element: Sendable>: ObservableSource {
     /// `edit` is library code: it changes the contents and returns the change that describes the
     /// edit. It must move the elements it removes into the change, so that none is released under
     /// the lock. An empty change is not sent.
+    @inlinable @inline(__always)
     func _edit(isolation: (any Actor)?, _ edit: (inout [Element]) -> ArrayChange<Element>) {
         var tracking: _VarTracking?
         defer { tracking?._changed() }
