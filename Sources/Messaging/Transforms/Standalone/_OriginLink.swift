@@ -33,6 +33,10 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
     /// Runs its second argument, which inserts the new observation of the origin; `nil`: just
     /// insert. A combinator reads a cache's latest message around the insertion.
     let _starter: ((Origin, () -> Void) -> Void)?
+    /// The replay that a new observation of the origin starts with: `latest` is read under the
+    /// origin's lock in the step that inserts the observation, and delivered as sent by `author`;
+    /// `nil`: no replay. Used instead of `_starter`.
+    let _replayOf: ((Origin) -> (latest: () -> Input, author: AnyObject))?
 
     @usableFromInline
     init(
@@ -40,13 +44,15 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
         messengerOf: @escaping (Origin) -> Messenger<Input>,
         isObserved: @escaping () -> Bool,
         handler: @escaping (Input, AnyObject, (any Actor)?) -> Void,
-        starter: ((Origin, () -> Void) -> Void)? = nil
+        starter: ((Origin, () -> Void) -> Void)? = nil,
+        replayOf: ((Origin) -> (latest: () -> Input, author: AnyObject))? = nil
     ) {
         _origin = origin
         _messengerOf = messengerOf
         _isObserved = isObserved
         _handler = handler
         _starter = starter
+        _replayOf = replayOf
     }
 
     deinit {
@@ -114,7 +120,9 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
         // If another thread ended it meanwhile, `insert` leaves it out. One that was not installed
         // was never inserted: releasing it is all.
         guard installed else { return }
-        if let starter = _starter {
+        if let replay = _replayOf?(origin) {
+            messenger._core.insertReplaying(observation, latest: replay.latest, author: replay.author, isolation: nil)
+        } else if let starter = _starter {
             starter(origin) { messenger._core.insert(observation) }
         } else {
             messenger._core.insert(observation)
