@@ -5,6 +5,11 @@
 /// keeps a running count. Each observation of the set starts with a replay of the contents, read
 /// under the set's lock in the step that starts the observation; that replay seeds the count, and
 /// every later change moves it by the members it inserts less those it removes.
+///
+/// Limit: the count is one state for every observation the link makes. If the operator's last
+/// observer stops while another thread starts observing it, the link's old observation can
+/// outlive the new one's start for a moment (as for every standalone transform's state), and a
+/// change delivered to both in that moment is counted twice, until the next start reseeds.
 final class _ObservableSetCount<Element: Hashable & Sendable>: ObservableSource, _StandaloneOperator {
     let messenger = Messenger<Update<Int>>()
 
