@@ -33,10 +33,12 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
     /// Runs its second argument, which inserts the new observation of the origin; `nil`: just
     /// insert. A combinator reads a cache's latest message around the insertion.
     let _starter: ((Origin, () -> Void) -> Void)?
-    /// The replay that a new observation of the origin starts with: `latest` is read under the
-    /// origin's lock in the step that inserts the observation, and delivered as sent by `author`;
-    /// `nil`: no replay. Used instead of `_starter`.
-    let _replayOf: ((Origin) -> (latest: () -> Input, author: AnyObject))?
+    /// The replay that each new observation of the origin starts with, and the handler of that
+    /// observation (instead of `_handler`), made for it alone so that state it keeps is its own:
+    /// `latest` is read under the origin's lock in the step that inserts the observation, and
+    /// delivered to it first, as sent by `author`. `nil`: no replay. Used instead of `_starter`.
+    let _replayOf:
+        ((Origin) -> (latest: () -> Input, author: AnyObject, handler: (Input, AnyObject, (any Actor)?) -> Void))?
 
     @usableFromInline
     init(
@@ -45,7 +47,9 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
         isObserved: @escaping () -> Bool,
         handler: @escaping (Input, AnyObject, (any Actor)?) -> Void,
         starter: ((Origin, () -> Void) -> Void)? = nil,
-        replayOf: ((Origin) -> (latest: () -> Input, author: AnyObject))? = nil
+        replayOf: (
+            (Origin) -> (latest: () -> Input, author: AnyObject, handler: (Input, AnyObject, (any Actor)?) -> Void)
+        )? = nil
     ) {
         _origin = origin
         _messengerOf = messengerOf
@@ -110,8 +114,9 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
     /// another thread installed one meanwhile.
     func _start(_ origin: Origin, _ generation: UInt64, listener: any _MessengerDeathListener) {
         let messenger = _messengerOf(origin)
+        let replay = _replayOf?(origin)
         let observation = _Observation<Input>._makeForwarding(
-            core: messenger._core, handler: .forward(_handler), listener: listener)
+            core: messenger._core, handler: .forward(replay?.handler ?? _handler), listener: listener)
         let installed = _lock.withLock { () -> Bool in
             guard _generation == generation, _observation == nil else { return false }
             _observation = observation
@@ -120,7 +125,7 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
         // If another thread ended it meanwhile, `insert` leaves it out. One that was not installed
         // was never inserted: releasing it is all.
         guard installed else { return }
-        if let replay = _replayOf?(origin) {
+        if let replay {
             messenger._core.insertReplaying(observation, latest: replay.latest, author: replay.author, isolation: nil)
         } else if let starter = _starter {
             starter(origin) { messenger._core.insert(observation) }
