@@ -38,6 +38,32 @@ struct ObservableSetObservationTests {
         #expect(counts.take() == ["4->3"])
     }
 
+    @Test func observableCountStartedDuringADeliveryCountsFromTheContentsThen() {
+        let set = ObservableSet<Int>()
+        let late = Locked<UpdateRecorder?>(nil)
+        let token = set.subscribe { _ in
+            late.withLock { if $0 == nil { $0 = UpdateRecorder(set.observableCount) } }
+            if set.count == 1 { set.formUnion([2, 3]) }
+        }
+        set.insert(1)
+        set.remove(2)
+        #expect(late.value?.take() == ["1->3", "3->2"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func oneCountObservedTwiceSendsEachUpdateToBoth() {
+        let set = ObservableSet<Int>([1])
+        let count = set.observableCount
+        let first = UpdateRecorder(count)
+        set.insert(2)
+        let second = UpdateRecorder(count)
+        set.insert(3)
+        first.token.stopObserving()
+        set.remove(1)
+        #expect(first.take() == ["1->2", "2->3"])
+        #expect(second.take() == ["2->3", "3->2"])
+    }
+
     @Test func observableContainsReportsOnlyWhenTheMembershipChanges() {
         let set = ObservableSet<Int>([1, 2])
         let presence = UpdateRecorder(set.observableContains(3))
