@@ -34,6 +34,12 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
     /// itself; `nil`: just insert. A combinator reads a cache's latest message around the
     /// insertion; an aggregate reads the origin's contents in the same atomic step.
     let _starter: ((Origin, _Observation<Input>, Messenger<Input>) -> Void)?
+    /// The replay that each new observation of the origin starts with, and the handler of that
+    /// observation (instead of `_handler`), made for it alone so that state it keeps is its own:
+    /// `latest` is read under the origin's lock in the step that inserts the observation, and
+    /// delivered to it first, as sent by `author`. `nil`: no replay. Used instead of `_starter`.
+    let _replayOf:
+        ((Origin) -> (latest: () -> Input, author: AnyObject, handler: (Input, AnyObject, (any Actor)?) -> Void))?
 
     @usableFromInline
     init(
@@ -41,13 +47,17 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
         messengerOf: @escaping (Origin) -> Messenger<Input>,
         isObserved: @escaping () -> Bool,
         handler: @escaping (Input, AnyObject, (any Actor)?) -> Void,
-        starter: ((Origin, _Observation<Input>, Messenger<Input>) -> Void)? = nil
+        starter: ((Origin, _Observation<Input>, Messenger<Input>) -> Void)? = nil,
+        replayOf: (
+            (Origin) -> (latest: () -> Input, author: AnyObject, handler: (Input, AnyObject, (any Actor)?) -> Void)
+        )? = nil
     ) {
         _origin = origin
         _messengerOf = messengerOf
         _isObserved = isObserved
         _handler = handler
         _starter = starter
+        _replayOf = replayOf
     }
 
     deinit {
@@ -105,8 +115,9 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
     /// another thread installed one meanwhile.
     func _start(_ origin: Origin, _ generation: UInt64, listener: any _MessengerDeathListener) {
         let messenger = _messengerOf(origin)
+        let replay = _replayOf?(origin)
         let observation = _Observation<Input>._makeForwarding(
-            core: messenger._core, handler: .forward(_handler), listener: listener)
+            core: messenger._core, handler: .forward(replay?.handler ?? _handler), listener: listener)
         let installed = _lock.withLock { () -> Bool in
             guard _generation == generation, _observation == nil else { return false }
             _observation = observation
@@ -115,7 +126,9 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
         // If another thread ended it meanwhile, `insert` leaves it out. One that was not installed
         // was never inserted: releasing it is all.
         guard installed else { return }
-        if let starter = _starter {
+        if let replay {
+            messenger._core.insertReplaying(observation, latest: replay.latest, author: replay.author, isolation: nil)
+        } else if let starter = _starter {
             starter(origin, observation, messenger)
         } else {
             messenger._core.insert(observation)

@@ -1,0 +1,164 @@
+/// An observable set: it holds a set and sends a ``SetChange`` for every edit.
+///
+/// ```swift
+/// let tags = ObservableSet(["red", "green"])
+///
+/// observer.observe(tags) { change in
+///     // change.apply(to: &myCopy) keeps a copy in step
+/// }
+///
+/// tags.insert("blue")          // sends an insertion of "blue"
+/// tags.remove("red")           // sends a removal of "red"
+/// tags.formUnion(["red", "x"]) // sends one insertion of "red" and "x"
+/// tags.withTransaction {       // sends one merged change when the block ends
+///     tags.remove("x")
+///     tags.insert("y")
+/// }
+/// ```
+///
+/// Every edit sends exactly one change, describing the edit against the contents right before it:
+/// applying the change to the old contents gives the new contents. An edit that changes nothing
+/// (inserting a member already there, removing one that is not, a union with a subset) sends
+/// nothing.
+///
+/// The set is thread-safe like ``Var``: its contents are kept under the lock of its messenger, and
+/// each edit and the numbering of its change are one atomic step, so observers receive the changes
+/// in the order the edits happened, whichever threads made them.
+///
+/// Hashing and comparing elements is code of the element's type, so no edit does either under
+/// that lock: each edit works out its change and the new contents on a copy of the contents,
+/// outside the lock, then replaces the contents in one step if no other edit came meanwhile, and
+/// otherwise works them out again from the newer contents. No element is released under the lock
+/// either. An edit therefore costs a copy of the contents, O(*count*), where the same edit of a
+/// `Set` may cost O(1): group many edits with `modify` or the sequence edits (`formUnion` and its
+/// kin) rather than making them one at a time.
+///
+/// ## Transactions
+///
+/// ``withTransaction(isolation:_:)`` groups edits: observers receive one merged change when the
+/// outermost transaction ends, or nothing if the edits cancel out. A transaction belongs to the
+/// set, not to a thread: while one is open, edits from every thread are merged into it, in the
+/// order they happened, and its change is sent when the last open transaction ends.
+///
+/// ## Replay
+///
+/// The set is an ``ObservableCache``: its ``latestMessage`` is the whole contents as one insertion
+/// into an empty set, so an observation started with `replayingLatest: true` first receives the
+/// current contents.
+///
+/// - Complexity: Reading ``value`` is O(1) (a copy on write); each edit costs a copy of the
+///   contents, O(*count*), plus what the same edit of a `Set` costs, plus O(*n*) for *n*
+///   observers.
+public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource {
+    /// The messenger that sends the set's changes.
+    public let messenger = Messenger<SetChange<Element>>()
+
+    /// The contents. Guarded by the lock of `messenger`'s core.
+    var _storage: Set<Element>
+
+    /// Counts the steps that changed the contents or the open transaction's change, so that an
+    /// edit can tell whether what it worked out from is still current. Guarded by the lock of
+    /// `messenger`'s core.
+    var _version: UInt64 = 0
+
+    /// How many transactions are open. Guarded by the lock of `messenger`'s core.
+    var _transactionDepth = 0
+
+    /// The merged change of the edits made while a transaction is open, sent when the last one
+    /// ends. Each edit merges its change into it outside the lock, since merging hashes elements.
+    /// Guarded by the lock of `messenger`'s core.
+    var _pending = SetChange<Element>()
+
+    /// Creates an observable set holding `elements`.
+    ///
+    /// - Parameter elements: The initial contents. Creating the set sends nothing.
+    /// - Complexity: O(1).
+    public init(_ elements: Set<Element> = []) {
+        _storage = elements
+    }
+
+    /// The current contents, as a copy: later edits of the observable set do not change it.
+    ///
+    /// Setting it replaces the whole contents and sends one change with only what differs: the
+    /// old members that are not in the new contents, removed, and the new members that were not
+    /// in the old contents, inserted; nothing if the two are equal. A member in both stays out of
+    /// the change, even if the new contents hold a different instance equal to it; the set then
+    /// holds that new instance.
+    ///
+    /// - Complexity: Reading is O(1). Setting is O(*count* + *m*) for *m* new members, plus O(*n*)
+    ///   for *n* observers.
+    public var value: Set<Element> {
+        get { messenger._core.withLock { _storage } }
+        set {
+            _edit(isolation: nil) { old in (SetChange(from: old, to: newValue), newValue, ()) }
+        }
+    }
+
+    /// The number of members.
+    ///
+    /// - Complexity: O(1).
+    public var count: Int { messenger._core.withLock { _storage.count } }
+
+    /// Whether the set is empty.
+    ///
+    /// - Complexity: O(1).
+    public var isEmpty: Bool { count == 0 }
+
+    /// Whether the set has a member equal to `member`.
+    ///
+    /// - Parameter member: The member to look for. It is hashed and compared after the set's lock
+    ///   is released, against the contents as they were when the lock was held.
+    /// - Returns: `true` if the set has a member equal to `member`.
+    /// - Complexity: O(1) on average.
+    public func contains(_ member: Element) -> Bool {
+        value.contains(member)
+    }
+
+    /// Works out an edit from a copy of the contents outside the lock, then commits it: replaces
+    /// the contents and sends the change, or merges it into the open transaction's change, in one
+    /// atomic step if no other edit came meanwhile; otherwise starts again from the newer contents.
+    ///
+    /// `edit` gets the contents and returns the change against them, the new contents and the
+    /// edit's result. It may run more than once. An empty change commits nothing: the edit
+    /// changed nothing of the contents it was given, and its result stands.
+    func _edit<Result, Failure: Error>(
+        isolation: (any Actor)?,
+        _ edit: (Set<Element>) throws(Failure) -> (SetChange<Element>, Set<Element>, Result)
+    ) throws(Failure) -> Result {
+        while true {
+            let (old, version, pending) = messenger._core.withLock {
+                (_storage, _version, _transactionDepth > 0 ? _pending : nil)
+            }
+            var (change, new, result) = try edit(old)
+            guard !change.isEmpty else { return result }
+            // Merged here, outside the lock: merging hashes the members.
+            var merged = pending?.merged(with: change)
+            var committed = false
+            messenger._core.sendChange(
+                author: self,
+                checksChange: true,
+                isolation: isolation,
+                isUnchanged: { $0.isEmpty },
+                standIn: messenger,
+                {
+                    guard self._version == version, (self._transactionDepth > 0) == (merged != nil) else {
+                        return SetChange()
+                    }
+                    committed = true
+                    self._version &+= 1
+                    // What the lock replaces leaves in `new` and `merged`, so that no member is
+                    // released under it.
+                    swap(&new, &self._storage)
+                    guard merged != nil else { return change }
+                    swap(&merged!, &self._pending)
+                    return SetChange()
+                }
+            )
+            if committed { return result }
+        }
+    }
+}
+
+// `_storage`, `_version`, `_transactionDepth` and `_pending` are guarded by the lock of
+// `messenger`'s core.
+extension ObservableSet: @unchecked Sendable {}

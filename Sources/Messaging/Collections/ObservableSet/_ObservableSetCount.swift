@@ -1,0 +1,58 @@
+/// The observable of an ``ObservableSet``'s count: a standalone operator that observes the set
+/// only while it is observed itself, and sends `Update(old, new)` when an edit changes the count.
+///
+/// A ``SetChange`` tells how many members came and went, not how many there were, so each
+/// observation of the set keeps a running count of its own. It starts with a replay of the
+/// contents, read under the set's lock in the step that starts the observation and delivered to
+/// it before any change; that replay seeds the count, and every later change moves it by the
+/// members it inserts less those it removes.
+///
+/// Limit: if the operator's last observer stops while another thread starts observing it, the
+/// link's old observation of the set can outlive the new one's start for a moment (as for every
+/// standalone transform), and a change delivered to both in that moment is sent twice. Each
+/// count stays right, since each observation keeps its own.
+final class _ObservableSetCount<Element: Hashable & Sendable>: ObservableSource, _StandaloneOperator {
+    let messenger = Messenger<Update<Int>>()
+
+    let _link: _OriginLink<ObservableSet<Element>, SetChange<Element>>
+
+    init(_ set: ObservableSet<Element>) {
+        let core = messenger._core
+        _link = _OriginLink(
+            set,
+            messengerOf: { $0.messenger },
+            isObserved: { core.observationCount > 0 },
+            // Every observation gets its own handler from `replayOf`.
+            handler: { _, _, _ in },
+            replayOf: { set in
+                // `nil` until the replay arrives, the observation's first message.
+                let count = _LockedBox<Int?>(nil)
+                return (
+                    { set._latestMessageUnderLock() }, set,
+                    { change, author, isolation in
+                        let delta = change.inserted.count - change.removed.count
+                        count._lock.lock()
+                        let old = count._value
+                        count._value = old.map { $0 + delta } ?? change.inserted.count
+                        count._lock.unlock()
+                        guard let old, delta != 0 else { return }
+                        core.send(Update(old, old + delta), author: author, checksChange: false, isolation: isolation)
+                    }
+                )
+            }
+        )
+        core.keepAliveWhileObserved(self)
+    }
+
+    func _observedChanged() {
+        _updateLinks()
+    }
+
+    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
+        body(_link)
+    }
+}
+
+// The link guards the origin and its observation, each observation's box its count; the rest is
+// immutable.
+extension _ObservableSetCount: @unchecked Sendable {}
