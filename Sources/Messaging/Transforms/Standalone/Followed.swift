@@ -1,7 +1,6 @@
 /// A standalone operator that follows a relationship: it observes whichever inner observable its
 /// origin's current value leads to, and moves to the next one whenever the origin changes; made by
-/// ``ObservableCache/follow(_:)-(KeyPath<Value,Inner>&Sendable)`` and its variants and
-/// ``ObservableCache/switchToLatest()``.
+/// `follow(_:)` (with a key path or a closure) and ``ObservableCache/switchToLatest()``.
 ///
 /// ```swift
 /// final class Project: Equatable, Sendable {
@@ -14,7 +13,7 @@
 /// observer.observe(projectName) { update in title = update.new }
 /// currentProject.value.name.value = "Plan"          // Update("Draft", "Plan")
 /// currentProject.value = Project(name: "Launch")    // Update("Plan", "Launch")
-/// projectName.value = "Launch 2"                     // writes the current project's name
+/// projectName.set("Launch 2")                        // writes the current project's name
 /// ```
 ///
 /// It forwards every message of the current inner observable. When the origin changes to a value
@@ -55,7 +54,7 @@
 /// For an origin whose messages are the inner observables themselves, `switchToLatest()` is
 /// there too.
 ///
-/// - Complexity: Per message of the current inner, while observed: two lock rounds and one send.
+/// - Complexity: Per message of the current inner, while observed: a few rounds of its lock and one send.
 ///   Per switch: ending one observation, starting another (with a replay of a cache's latest
 ///   message) and, for a cache, one `==`.
 public final class Followed<Origin: ObservableCache, Inner: ObservableSource, Message>: ObservableSource,

@@ -13,7 +13,7 @@ extension ObservableCache {
     /// - Parameter keyPath: Leads from a value to its inner observable, whose messages are updates
     ///   (a ``Var``, or another follower of one).
     /// - Returns: A follower that sends the current inner observable's updates.
-    /// - Complexity: O(1); per message, two lock rounds and one send; per switch, ending and
+    /// - Complexity: O(1); per message, a few rounds of its lock and one send; per switch, ending and
     ///   starting an observation.
     public func follow<Value, Inner: ObservableSource, InnerValue: Equatable>(
         _ keyPath: KeyPath<Value, Inner> & Sendable
@@ -32,7 +32,7 @@ extension ObservableCache {
     ///   the thread that delivers the origin's update, and whenever the follower's latest message
     ///   is read or written through.
     /// - Returns: A follower that sends the current inner observable's updates.
-    /// - Complexity: O(1); per message, two lock rounds and one send; per switch, `select`, ending
+    /// - Complexity: O(1); per message, a few rounds of its lock and one send; per switch, `select`, ending
     ///   and starting an observation.
     public func follow<Value, Inner: ObservableSource, InnerValue: Equatable>(
         _ select: @escaping @Sendable (Value) -> Inner
@@ -55,7 +55,7 @@ extension ObservableCache {
     /// - Parameter keyPath: Leads from a value to its inner observable, whose messages are updates.
     /// - Returns: A follower that sends the current inner observable's updates, with optional
     ///   values.
-    /// - Complexity: O(1); per message, two lock rounds and one send; per switch, ending and
+    /// - Complexity: O(1); per message, a few rounds of its lock and one send; per switch, ending and
     ///   starting an observation.
     public func follow<Wrapped, Inner: ObservableSource, InnerValue: Equatable>(
         _ keyPath: KeyPath<Wrapped, Inner> & Sendable
@@ -80,7 +80,7 @@ extension ObservableCache {
     ///   read or written through.
     /// - Returns: A follower that sends the current inner observable's updates, with optional
     ///   values.
-    /// - Complexity: O(1); per message, two lock rounds and one send; per switch, `select`, ending
+    /// - Complexity: O(1); per message, a few rounds of its lock and one send; per switch, `select`, ending
     ///   and starting an observation.
     public func follow<Value, Inner: ObservableSource, InnerValue: Equatable>(
         _ select: @escaping @Sendable (Value) -> Inner?
@@ -98,11 +98,10 @@ extension ObservableCache {
     /// let latestName = names.cache().unwrap(Var("")).switchToLatest()   // sends Update<String>
     /// ```
     ///
-    /// This is Combine's `switchToLatest()`: ``follow(_:)-(KeyPath<Value,Inner>&Sendable)`` is the
-    /// same with a selection.
+    /// This is Combine's `switchToLatest()`: `follow(_:)` is the same with a selection.
     ///
     /// - Returns: A follower that sends the latest inner observable's updates.
-    /// - Complexity: O(1); per message, two lock rounds and one send; per switch, ending and
+    /// - Complexity: O(1); per message, a few rounds of its lock and one send; per switch, ending and
     ///   starting an observation.
     public func switchToLatest<InnerValue: Equatable>() -> Followed<Self, Message, Update<InnerValue>>
     where Message: ObservableSource, Message.Message == Update<InnerValue> {
