@@ -87,6 +87,7 @@ final class _FollowState<Inner: ObservableSource, Message>: _MessengerDeathListe
         var replaced: Inner? = inner
         let author = _authorToKeep(author, standIn: nil) ?? _noAuthor
         var replacedAuthor = author
+        var replacedMessenger = messenger
         let (ended, previous, generation) = _lock.withLock {
             () -> (_Observation<Inner.Message>?, Message??, UInt64?) in
             if let expected, expected != _sourceMessages { return (nil, nil, nil) }
@@ -94,7 +95,7 @@ final class _FollowState<Inner: ObservableSource, Message>: _MessengerDeathListe
             if messenger === _innerMessenger { return (nil, nil, nil) }
             _generation &+= 1
             swap(&replaced, &_inner)
-            _innerMessenger = messenger
+            swap(&replacedMessenger, &_innerMessenger)
             _awaiting = reports ? .report : .seed
             swap(&replacedAuthor, &_switchAuthor)
             let ended = _observation.take()
@@ -102,8 +103,8 @@ final class _FollowState<Inner: ObservableSource, Message>: _MessengerDeathListe
             return (ended, replaced != nil && inner == nil && reports ? .some(_last) : nil, _generation)
         }
         _ = ended?._end()
-        // The old inner and author are released here, outside the lock.
-        withExtendedLifetime((replaced, replacedAuthor)) {}
+        // The old inner, its messenger and the old author are released here, outside the lock.
+        withExtendedLifetime((replaced, replacedAuthor, replacedMessenger)) {}
         if let generation, let previous, let absent = _absent, let report = _bridge(previous ?? absent, absent) {
             _post(report, generation: generation, author: author, isolation: isolation)
         }
@@ -115,6 +116,7 @@ final class _FollowState<Inner: ObservableSource, Message>: _MessengerDeathListe
     func reconcile(isolation: (any Actor)?) {
         while true {
             let observed = _isObserved
+            var forgotten: Message?
             let step = _lock.withLock { () -> _FollowStep<Inner, Inner.Message> in
                 if observed {
                     guard _observation == nil, let inner = _inner else { return .done }
@@ -124,9 +126,10 @@ final class _FollowState<Inner: ObservableSource, Message>: _MessengerDeathListe
                 // The next observation starts afresh, and what the old one still sends is dropped.
                 _generation &+= 1
                 _awaiting = .seed
-                _last = nil
+                swap(&forgotten, &_last)
                 return .stop(observation)
             }
+            withExtendedLifetime(forgotten) {}  // the last message is released here, outside the lock
             switch consume step {
             case .done:
                 return
