@@ -22,6 +22,7 @@ let package = Package(
         ),
         .executableTarget(name: "DeviceMonitor", dependencies: ["GeneralObserver"], path: "Examples/DeviceMonitor"),
         .executableTarget(name: "TaskBoard", dependencies: ["Messaging"], path: "Examples/TaskBoard"),
+        .executableTarget(name: "BugTracker", dependencies: ["Messaging"], path: "Examples/BugTracker"),
     ],
     swiftLanguageModes: [.v6]
 )

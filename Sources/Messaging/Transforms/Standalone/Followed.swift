@@ -96,9 +96,9 @@ public final class Followed<Origin: ObservableCache, Inner: ObservableSource, Me
             handler: { message, author, isolation in
                 state.switchTo(select(message), reports: true, author: author, fromSource: true, isolation: isolation)
             },
-            starter: { origin, insert in
+            starter: { origin, observation, messenger in
                 let received = state.sourceMessages
-                insert()
+                messenger._core.insert(observation)
                 // Read after observing, so that no change is missed; used only if no message of
                 // the origin came in meanwhile (it would be newer).
                 state.switchTo(
