@@ -116,8 +116,16 @@ final class _OriginLink<Origin, Input>: @unchecked Sendable {
     func _start(_ origin: Origin, _ generation: UInt64, listener: any _MessengerDeathListener) {
         let messenger = _messengerOf(origin)
         let replay = _replayOf?(origin)
+        // `_handler` itself when there is no replay: a handler chosen with `??` would be wrapped in
+        // a thunk that every message then goes through.
+        let handler: (Input, AnyObject, (any Actor)?) -> Void
+        if let replay {
+            handler = replay.handler
+        } else {
+            handler = _handler
+        }
         let observation = _Observation<Input>._makeForwarding(
-            core: messenger._core, handler: .forward(replay?.handler ?? _handler), listener: listener)
+            core: messenger._core, handler: .forward(handler), listener: listener)
         let installed = _lock.withLock { () -> Bool in
             guard _generation == generation, _observation == nil else { return false }
             _observation = observation
