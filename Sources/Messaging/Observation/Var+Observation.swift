@@ -49,19 +49,32 @@ extension Var {
     @usableFromInline
     @inline(never)
     func _beginTracking() {
-        #if canImport(Observation)
-        if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
-            let made = _VarRegistrar()
-            // Under the lock only pointers move; the bridge that lost a race is released after.
-            let tracking = messenger._core.withLock {
-                if let existing = _tracking { return existing }
-                _tracking = made
-                return made
-            }
-            tracking._access()
-        }
-        #endif
+        _beginObservationTracking(of: self, in: messenger._core, at: \._tracking)
     }
+}
+
+/// Makes the bridge to Observation of an observable whose state `core`'s lock guards, where the
+/// framework is available, stores it at `slot` unless another thread stored one first, and
+/// records the read that asked for it: what the first read of a ``Var``'s value or of a
+/// collection's contents does.
+///
+/// Under the lock only pointers move; the bridge that lost a race is released after.
+func _beginObservationTracking<Owner: AnyObject, Message>(
+    of owner: Owner,
+    in core: _MessengerCore<Message>,
+    at slot: ReferenceWritableKeyPath<Owner, _VarTracking?>
+) {
+    #if canImport(Observation)
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+        let made = _VarRegistrar()
+        let tracking = core.withLock {
+            if let existing = owner[keyPath: slot] { return existing }
+            owner[keyPath: slot] = made
+            return made
+        }
+        tracking._access()
+    }
+    #endif
 }
 
 #if canImport(Observation)

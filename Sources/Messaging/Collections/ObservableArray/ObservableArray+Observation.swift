@@ -18,18 +18,7 @@ extension ObservableArray {
     @usableFromInline
     @inline(never)
     func _beginTracking() {
-        #if canImport(Observation)
-        if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
-            let made = _VarRegistrar()
-            // Under the lock only pointers move; the bridge that lost a race is released after.
-            let tracking = messenger._core.withLock {
-                if let existing = _tracking { return existing }
-                _tracking = made
-                return made
-            }
-            tracking._access()
-        }
-        #endif
+        _beginObservationTracking(of: self, in: messenger._core, at: \._tracking)
     }
 }
 

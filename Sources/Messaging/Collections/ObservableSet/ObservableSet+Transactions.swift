@@ -43,6 +43,7 @@ extension ObservableSet {
     func _endTransaction(isolation: (any Actor)?) {
         // The change leaves the lock in `taken`, so that no member it holds is released under it.
         var taken = SetChange<Element>()
+        var tracking: _VarTracking?
         messenger._core.sendChange(
             author: self,
             checksChange: true,
@@ -55,9 +56,11 @@ extension ObservableSet {
                 swap(&taken, &self._pending)
                 // An edit that merged into the change just taken must start again.
                 self._version &+= 1
+                if !taken.isEmpty { tracking = self._tracking }
                 return taken
             }
         )
+        tracking?._changed()
         _ = consume taken
     }
 }

@@ -40,6 +40,13 @@
 /// set, not to a thread: while one is open, edits from every thread are merged into it, in the
 /// order they happened, and its change is sent when the last open transaction ends.
 ///
+/// ## Async sequences and Observation
+///
+/// Its changes are an async sequence like every observable's messages (`messages`,
+/// `makeMessageStream()`). Where Apple's Observation framework is available, reading ``value``,
+/// ``count`` or ``contains(_:)`` inside `withObservationTracking` (a SwiftUI view's `body`)
+/// tracks the set, as it does a ``Var``.
+///
 /// ## Replay
 ///
 /// The set is an ``ObservableCache``: its ``latestMessage`` is the whole contents as one insertion
@@ -69,6 +76,10 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
     /// Guarded by the lock of `messenger`'s core.
     var _pending = SetChange<Element>()
 
+    /// The bridge to Observation, made on the first read of ``value`` or ``count``; never
+    /// replaced after. Guarded by the lock of `messenger`'s core.
+    var _tracking: _VarTracking?
+
     /// Creates an observable set holding `elements`.
     ///
     /// - Parameter elements: The initial contents. Creating the set sends nothing.
@@ -88,7 +99,11 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
     /// - Complexity: Reading is O(1). Setting is O(*count* + *m*) for *m* new members, plus O(*n*)
     ///   for *n* observers.
     public var value: Set<Element> {
-        get { messenger._core.withLock { _storage } }
+        get {
+            let (value, tracking) = messenger._core.withLock { (_storage, _tracking) }
+            _access(tracking)
+            return value
+        }
         set {
             _edit(isolation: nil) { old in (SetChange(from: old, to: newValue), newValue, ()) }
         }
@@ -97,7 +112,11 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
     /// The number of members.
     ///
     /// - Complexity: O(1).
-    public var count: Int { messenger._core.withLock { _storage.count } }
+    public var count: Int {
+        let (count, tracking) = messenger._core.withLock { (_storage.count, _tracking) }
+        _access(tracking)
+        return count
+    }
 
     /// Whether the set is empty.
     ///
@@ -134,6 +153,7 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
             // Merged here, outside the lock: merging hashes the members.
             var merged = pending?.merged(with: change)
             var committed = false
+            var tracking: _VarTracking?
             messenger._core.sendChange(
                 author: self,
                 checksChange: true,
@@ -149,11 +169,15 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
                     // What the lock replaces leaves in `new` and `merged`, so that no member is
                     // released under it.
                     swap(&new, &self._storage)
-                    guard merged != nil else { return change }
+                    guard merged != nil else {
+                        tracking = self._tracking
+                        return change
+                    }
                     swap(&merged!, &self._pending)
                     return SetChange()
                 }
             )
+            tracking?._changed()
             if committed { return result }
         }
     }
