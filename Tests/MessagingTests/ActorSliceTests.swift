@@ -48,9 +48,10 @@ struct ActorSliceTests {
     func mainActorTicksDuringAFlood() async {
         // A send on the main actor by another test that runs meanwhile runs the whole backlog at
         // once (the calls that wait come before its own), so a flood may be swallowed in one go
-        // now and then; the bound must hold in one of three floods. Without slices it holds in none.
+        // now and then, and a machine busy with other processes may not run the ticker for a
+        // while; the bound must hold in one of five floods. Without slices it holds in none.
         var gaps: [Duration] = []
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let gap = await longestTickGapDuringAFlood()
             gaps.append(gap)
             // A slice lasts about 4 ms; the bound leaves room for a loaded machine and stays well
