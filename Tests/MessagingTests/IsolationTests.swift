@@ -237,7 +237,7 @@ struct IsolationTests {
 
     @Test("handlers on one actor never nest: a handler's send to the same actor runs after it returns")
     @MainActor
-    func handlersOnOneActorDoNotNest() {
+    func handlersOnOneActorDoNotNest() async {
         let outer = Messenger<Int>()
         let inner = Messenger<Int>()
         final class Recorder: MainActorObserver {
@@ -253,6 +253,9 @@ struct IsolationTests {
         recorder.observe(inner) { value in recorder.log.append("inner \(value)") }
 
         outer.send(1)
+        // The inner call queues behind whatever other tests posted to the main actor before it;
+        // past one slice of those, it runs in a later drain, so wait for it.
+        #expect(await eventually { recorder.log.count == 3 })
         #expect(recorder.log == ["outer 1 begins", "outer 1 ends", "inner 1"])
     }
 
