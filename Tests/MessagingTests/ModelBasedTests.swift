@@ -452,6 +452,8 @@ struct ConcurrentModelTests {
             }
         }
         #expect(finished, "deadlock, or far too slow")
+        // A send past its budget of other threads' messages hands the rest on: wait for it.
+        #expect(waitUntilDelivered(messengers[0], messengers[1], messengers[2]))
 
         for observerIndex in steady.indices {
             for messengerIndex in messengers.indices {
