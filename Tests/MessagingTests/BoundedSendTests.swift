@@ -77,6 +77,79 @@ struct BoundedSendTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test(
+        "a combination's sends return promptly while another thread never stops changing a source, and keep every change in order"
+    )
+    func combinationSendIsBoundedUnderANeverEndingProducer() {
+        let first = Messenger<Int>()
+        let second = Messenger<Int>()
+        let combined = combineLatest(first, second)
+        let received = Locked([(Int, Int)]())
+        // Slow on the caller's thread only: once that thread sends the combination's tuples, the
+        // producer's tuples queue up faster than it can send them.
+        let token = combined.subscribe { pair in
+            if Thread.current.name == "caller" {
+                let clock = ContinuousClock()
+                let end = clock.now + .microseconds(100)
+                while clock.now < end {}
+            }
+            received.withLock { $0.append(pair) }
+        }
+        second.send(0)
+        first.send(0)
+        let stop = Locked(false)
+        let longest = Locked(Duration.zero)
+        let produced = Locked(0)
+        let calls = Locked(0)
+        let clock = ContinuousClock()
+        let finished = runOnThreads(3, timeout: 120) { thread in
+            switch thread {
+            case 0:
+                var next = 1
+                while !stop.value, next <= 200_000 {
+                    let started = clock.now
+                    first.send(next)
+                    let took = clock.now - started
+                    longest.withLock { $0 = max($0, took) }
+                    next += 1
+                }
+                produced.withLock { $0 = next - 1 }
+            case 1:
+                Thread.current.name = "caller"
+                while received.value.count < 10, !stop.value {}
+                let end = clock.now + .seconds(2)
+                var own = 0
+                while clock.now < end, !stop.value {
+                    own -= 1
+                    let started = clock.now
+                    second.send(own)
+                    let took = clock.now - started
+                    longest.withLock { $0 = max($0, took) }
+                    calls.withLock { $0 += 1 }
+                }
+                stop.withLock { $0 = true }
+            default:
+                let end = clock.now + .seconds(8)
+                while clock.now < end, !stop.value { Thread.sleep(forTimeInterval: 0.01) }
+                stop.withLock { $0 = true }
+            }
+        }
+        #expect(finished)
+        #expect(calls.value > 1)
+        // Before the outbox's budget, whichever thread was sending tuples sent every tuple the
+        // other made for as long as it went on: one of the producer's sends took the whole run.
+        #expect(longest.value < .seconds(3), "longest send: \(longest.value)")
+        #expect(waitUntil { received.value.count == produced.value + calls.value + 1 && _HandOffs.inFlight == 0 })
+        // One tuple per change, in the order of the changes.
+        let firsts = received.value.map(\.0)
+        #expect(firsts == firsts.sorted())
+        #expect(Set(firsts) == Set(0...produced.value))
+        let seconds = received.value.map(\.1)
+        #expect(seconds == seconds.sorted(by: >))
+        #expect(Set(seconds) == Set(stride(from: 0, through: -calls.value, by: -1)))
+        withExtendedLifetime(token) {}
+    }
+
     @Test("a send delivers every message its own handlers send, however many, before it returns")
     func ownThreadMessagesAreNeverHandedOff() {
         let messenger = Messenger<Int>()

@@ -317,7 +317,7 @@ func _makeSlot<Value>(_ type: Value.Type) -> _LatestSlot<Value> { _LatestSlot() 
 @usableFromInline
 final class _CombineState<each Value>: @unchecked Sendable {
     // The slots' contents and the outbox are guarded by `_lock`.
-    @usableFromInline let _lock = _Lock()
+    @usableFromInline let _lock: _Lock
     @usableFromInline let slots: (repeat _LatestSlot<each Value>)
     @usableFromInline let _outbox: _Outbox<(repeat each Value)>
     /// The tuple of the latest messages, if every source has one. Call under the lock.
@@ -347,7 +347,9 @@ final class _CombineState<each Value>: @unchecked Sendable {
         slots: repeat _LatestSlot<each Value>,
         combined: @escaping () -> (repeat each Value)?
     ) {
-        _outbox = _Outbox(core: core)
+        let lock = _Lock()
+        _lock = lock
+        _outbox = _Outbox(core: core, lock: lock)
         self.slots = (repeat each slots)
         _combined = combined
     }
@@ -378,7 +380,7 @@ extension _CombineState: _Combining {
 
     @inlinable
     func _sendPosted(isolation: (any Actor)?) {
-        _outbox.send(lock: _lock, isolation: isolation)
+        _outbox.send(isolation: isolation)
     }
 }
 
@@ -435,62 +437,5 @@ func _combinationHandler<State: _Combining, Slot>(
         state._lock.unlock()
         withExtendedLifetime(replaced) {}  // released here, outside the lock
         if sends { state._sendPosted(isolation: isolation) }
-    }
-}
-
-/// The tuples of a combination waiting to be sent.
-///
-/// A tuple is posted under the combination's lock, in the order of the changes, and sent after
-/// unlocking by one thread at a time: a thread that finds another sending leaves its tuple for
-/// that thread, which sends it before it stops. So tuples go out in the order they were made, and
-/// the last one sent is always the latest.
-@usableFromInline
-final class _Outbox<Message> {
-    // Guarded by the lock of the `_CombineState` that owns it, so the run-time exclusivity check
-    // is left out.
-    @exclusivity(unchecked) @usableFromInline var _pending: [(Message, AnyObject)] = []
-    /// An empty buffer that keeps its capacity, swapped with `_pending` by the sending thread.
-    @exclusivity(unchecked) @usableFromInline var _spare: [(Message, AnyObject)] = []
-    @exclusivity(unchecked) @usableFromInline var _isSending = false
-    @usableFromInline let _core: _MessengerCore<Message>
-
-    @inlinable
-    init(core: _MessengerCore<Message>) {
-        _core = core
-    }
-
-    /// Queues a tuple; `true` if the caller must now send (``send(lock:isolation:)``). Call under
-    /// the lock.
-    @inlinable
-    func post(_ message: Message, author: AnyObject) -> Bool {
-        // A tuple may wait for the thread that sends them; an author sending from its `deinit`
-        // cannot wait with it.
-        _pending.append((message, _authorToKeep(author, standIn: nil) ?? _noAuthor))
-        guard !_isSending else { return false }
-        _isSending = true
-        return true
-    }
-
-    /// Sends the queued tuples, in order, until none is left. Call without the lock, from code
-    /// that runs on `isolation`.
-    @inlinable
-    func send(lock: _Lock, isolation: (any Actor)?) {
-        while true {
-            var batch: [(Message, AnyObject)] = []
-            lock.withLock {
-                if _pending.isEmpty {
-                    _isSending = false
-                } else {
-                    swap(&batch, &_spare)
-                    swap(&batch, &_pending)
-                }
-            }
-            if batch.isEmpty { return }
-            for (message, author) in batch {
-                _core.send(message, author: author, checksChange: false, isolation: isolation)
-            }
-            batch.removeAll(keepingCapacity: true)  // the tuples are released here, outside the lock
-            lock.withLock { swap(&batch, &_spare) }
-        }
     }
 }

@@ -53,7 +53,7 @@ final class _FollowState<Inner: ObservableSource, Message>: _MessengerDeathListe
         bridge: @escaping (Message?, Message) -> Message?,
         absent: Message?
     ) {
-        _outbox = _Outbox(core: core)
+        _outbox = _Outbox(core: core, lock: _lock)
         _lift = lift
         _bridge = bridge
         _absent = absent
@@ -223,7 +223,7 @@ final class _FollowState<Inner: ObservableSource, Message>: _MessengerDeathListe
             return _outbox.post(message, author: author)
         }
         withExtendedLifetime(replaced) {}  // released here, outside the lock
-        if sends { _outbox.send(lock: _lock, isolation: isolation) }
+        if sends { _outbox.send(isolation: isolation) }
     }
 
     /// Ends the observation of the inner: the follower is gone.
