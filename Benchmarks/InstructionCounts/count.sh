@@ -17,7 +17,7 @@ if ((${#scenarios[@]} == 0)); then
         standalone-map-shared-1000
         token-subscribe-cancel observe-existing observe-and-stop empty-messenger am-i-subscribed-1000
         throttle-1 debounce-1 chain-throttle-1 chain-debounce-1 chain-throttle-latest-1 chain-delay-1
-        chain-timeout-1 combine-latest-2 combine-latest-4
+        chain-timeout-1 combine-latest-2 combine-latest-4 zip-2
         combine-latest-5 ledger-subscribe-unsubscribe main-actor-send-1
         array-append-1e5 array-append-count-1e5 array-append-sum-1e4 array-append-sum-1e5 array-append-sum-1e6
         recompute-sum-1e5 array-append-count-where-1e4 array-append-count-where-1e5

@@ -22,7 +22,8 @@
 // message waits behind the others, in the stage's ring) and chain-timeout-1 (each message goes on
 // and moves the deadline), combine-latest-2,
 // combine-latest-4 and combine-latest-5 (per message of one source of a combination of two, four
-// or five messengers, to one observer; five take the parameter pack's path),
+// or five messengers, to one observer; five take the parameter pack's path), zip-2 (per pair: one
+// message of each of two zipped messengers, to one observer),
 // ledger-subscribe-unsubscribe (GeneralObserver alone: a subscription and an unsubscription of a
 // tracking observer by a plain observable); array-append-1e5 (an append to an observed
 // ObservableArray of 10^5 elements), array-append-count-*, array-append-sum-* and
@@ -293,6 +294,19 @@ func run(_ scenario: String, _ count: Int) {
         for messenger in messengers { messenger.send(0) }  // every source has a message
         for value in 0..<count { messengers[1].send(value) }
         withExtendedLifetime((observer, combined)) {}
+    case "zip-2":
+        // Per pair: one message of each source of a zip of two messengers, to one observer.
+        let first = Messenger<Int>()
+        let second = Messenger<Int>()
+        let observer = FreeObserver()
+        let receiving = Receiving()
+        let zipped = first.zip(second)
+        observer.observe(zipped) { (pair: (Int, Int)) in receiving.consume(pair.0 &+ pair.1) }
+        for value in 0..<count {
+            first.send(value)
+            second.send(value)
+        }
+        withExtendedLifetime((observer, zipped)) {}
     case _ where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-"):
         runCollectionScenario(scenario, count)
     case "empty-messenger":

@@ -2,7 +2,7 @@
 /// observable of its own, made by ``ObservableSource/filter(_:)``,
 /// ``ObservableSource/compactMap(_:)``, ``ObservableSource/select(_:)``,
 /// ``ObservableSource/unwrap()``, ``ObservableSource/distinct()``,
-/// ``ObservableSource/discard(first:)``, ``ObservableSource/filterAuthor(_:)``,
+/// ``ObservableSource/discard(first:)``, ``ObservableSource/scan(_:_:)``, ``ObservableSource/filterAuthor(_:)``,
 /// ``ObservableSource/from(_:)`` and ``ObservableSource/notFrom(_:)``.
 ///
 /// ```swift
@@ -13,8 +13,8 @@
 /// It observes its ``origin`` only while it is observed itself, once however many observe it, and
 /// sends each message that passes with the origin message's author. Observing it keeps it (and so
 /// its origin) alive for as long as the observation lasts; see <doc:StandaloneTransforms>. The
-/// state of ``ObservableSource/distinct()`` and ``ObservableSource/discard(first:)`` belongs to
-/// the transform, and so is shared by all its observers.
+/// state of ``ObservableSource/distinct()``, ``ObservableSource/discard(first:)`` and
+/// ``ObservableSource/scan(_:_:)`` belongs to the transform, and so is shared by all its observers.
 ///
 /// - Complexity: Per message of the origin, while observed: the filter, then one send for a
 ///   message that passes.
@@ -64,7 +64,7 @@ public final class Filtered<Origin: ObservableSource, Message>: ObservableSource
     /// The observable whose messages this transform filters.
     ///
     /// Setting it replaces the origin: an observation of the old origin moves to the new one.
-    /// Safe from any thread. The state of `distinct()` and `discard(first:)` carries over.
+    /// Safe from any thread. The state of `distinct()`, `discard(first:)` and `scan` carries over.
     ///
     /// - Complexity: O(1) to read; O(1) amortized to set.
     public var origin: Origin {
@@ -171,6 +171,37 @@ extension ObservableSource {
         precondition(count >= 0, "discard(first:) needs a count of zero or more, not \(count)")
         let left = _LockedBox(count)
         return Filtered(self) { message, _ in left.countDown() ? nil : message }
+    }
+
+    /// Makes a standalone transform that sends on a running state: each message updates it with
+    /// `next`, and the new state goes on.
+    ///
+    /// ```swift
+    /// let balance = deposits.scan(0) { balance, deposit in balance + deposit }
+    /// observer.observe(balance) { total in show(total) }
+    /// ```
+    ///
+    /// The state belongs to the transform, shared by all its observers, and is kept while nobody
+    /// observes: it goes on from where it was when observing starts again. The origin delivers
+    /// one message at a time, so `next` sees each state once; `next` runs outside any lock.
+    ///
+    /// - Parameters:
+    ///   - initial: The state before the first message.
+    ///   - next: Makes the next state from the current one and a message; runs on the thread that
+    ///     delivers the message.
+    /// - Returns: An observable that sends each new state; see ``Filtered``.
+    /// - Complexity: O(1); per message, `next` and one send.
+    @inlinable
+    public func scan<State: Sendable>(
+        _ initial: State,
+        _ next: @escaping @Sendable (State, Message) -> State
+    ) -> Filtered<Self, State> {
+        let state = _LockedBox(initial)
+        return Filtered(self) { message, _ in
+            let updated = next(state.value, message)
+            _ = state.exchange(updated)  // the old state is released here, outside the lock
+            return updated
+        }
     }
 
     /// Makes a standalone transform that sends only the messages whose author passes
