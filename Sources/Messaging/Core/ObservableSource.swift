@@ -47,6 +47,11 @@ extension ObservableSource {
     /// the order the relationships began, then the subscribers that are not observers; each once,
     /// only those alive. Tokens are not observers and are not listed.
     ///
+    /// The objects themselves go to the thread that reads this. Every ``Observer`` is `Sendable`;
+    /// a subscriber that is not one (subscribed by ``subscribe(_:)``) should be too wherever
+    /// several threads use this observable, which the compiler cannot check through the
+    /// ``GeneralObservable`` requirement; see ``subscribe(_:)``.
+    ///
     /// - Complexity: O(*n*) for *n* observations and subscriptions.
     public var observers: [any GeneralSubscriber] {
         let observers: [any GeneralSubscriber] = messenger._core.observers()
@@ -159,6 +164,16 @@ extension ObservableSource {
     /// returns `nil` and nothing changes. Otherwise the relationship is recorded, then, outside any
     /// lock, this observable's ``GeneralObservable/observer(_:didSubscribe:)`` and the observer's
     /// ``GeneralSubscriber/subscribedTo(_:)`` are called.
+    ///
+    /// A subscriber that is not an ``Observer`` (a plain ``GeneralSubscriber``, as in
+    /// RVS_GeneralObserver) is recorded in the messenger's ledger. ``observers`` hands it to the
+    /// thread that reads the list, and its callbacks run on the thread that changes the
+    /// relationship. The requirement this implements takes any subscriber, so the compiler does not
+    /// ask it to be `Sendable`: where several threads use this observable, subscribe only
+    /// `Sendable` subscribers (a struct of `Sendable` values, an immutable class, or a class that
+    /// guards its state with a lock), or make the subscriber an ``Observer``, which is `Sendable`
+    /// by requirement. A subscriber that is not `Sendable` is safe while every change and every
+    /// listing that reaches it happens on its own thread or actor, as in single-threaded code.
     ///
     /// For an ``Observer``, the record is an observation that receives nothing, kept with its
     /// observations, so observing, subscribing and stopping one pair on several threads at once

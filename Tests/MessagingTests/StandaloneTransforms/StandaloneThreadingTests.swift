@@ -57,6 +57,8 @@ struct StandaloneThreadingTests {
         let current = transform.origin
         #expect(origins.map(\.observationCount).reduce(0, +) == 1)
         #expect(current.observationCount == 1)
+        // A send may have handed its delivery on to a runner that is still at work.
+        #expect(waitUntilDelivered(current, transform.messenger))
         let before = received.value
         current.send(1)
         #expect(received.value == before + 1)
@@ -78,6 +80,9 @@ struct StandaloneThreadingTests {
             runOnThreads(8) { thread in
                 for value in 1...200 { variables[thread].value = value }
             })
+        // A send hands the tuples other threads posted to a runner of their own after a budget;
+        // that runner may still be at work.
+        #expect(waitUntil(timeout: 60) { count.value == 1600 })
         #expect(last.value == Array(repeating: 200, count: 8))
         #expect(count.value == 1600)
         withExtendedLifetime(token) {}

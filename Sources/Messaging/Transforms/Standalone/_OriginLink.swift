@@ -158,32 +158,3 @@ enum _LinkStep<Origin, Input> {
     case start(Origin, UInt64)
     case stop(_Observation<Input>)
 }
-
-extension _Observation {
-    /// An observation made like a token's, whose `observer` field holds `listener` weakly so that
-    /// the messenger's death reaches it (see `Messenger.deinit`).
-    static func _makeForwarding(
-        core: _MessengerCore<Message>,
-        handler: _Handler<Message>,
-        listener: any _MessengerDeathListener
-    ) -> _Observation<Message> {
-        _make(observer: listener, core: core, target: nil, handler: handler, isToken: true)
-    }
-
-}
-
-extension _ObservationRecord {
-    /// The object told when this observation's messenger dies, if it made the observation.
-    var _deathListener: (any _MessengerDeathListener)? {
-        _observerObject as? any _MessengerDeathListener
-    }
-}
-
-extension Messenger {
-    /// Ends every observation because the owner's origin died or ended the owner's observation of
-    /// it: an async sequence learns that no message will come, and transforms further down a chain
-    /// end theirs in turn (see `_stopBeingObservedByAll()`).
-    func _endObservationsAfterOriginDied() {
-        _stopBeingObservedByAll()
-    }
-}
