@@ -55,6 +55,8 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
     public let instanceID: String
 
     private let logger: Logger
+    // One encoder for every message: making one per message cost more than encoding small ones.
+    private let encoder = JSONEncoder()
     private let state = NIOLockedValueBox(_MirrorState())
     private let doorbell: AsyncStream<Void>
     private let doorbellContinuation: AsyncStream<Void>.Continuation
@@ -195,7 +197,7 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
     private func _body(of message: Message) throws(PostgresMessagingError) -> String {
         let data: Data
         do {
-            data = try JSONEncoder().encode(message)
+            data = try encoder.encode(message)
         } catch {
             throw .encodingFailed(String(describing: error))
         }

@@ -1,4 +1,6 @@
 import NIOConcurrencyHelpers
+import NIOCore
+import PostgresNIO
 
 /// Thrown by ``_withTimeout(_:operation:)`` when the deadline passed first.
 struct _TimeoutError: Error {}
@@ -8,7 +10,8 @@ struct _TimeoutError: Error {}
 ///
 /// A task group would wait for its child, and a query on a PostgresNIO connection whose peer
 /// vanished can wait forever: here the caller returns at the deadline and the operation is left
-/// running. The caller closes the connection, which ends the operation.
+/// running. The caller closes the connection, which ends the operation. The deadline is a task
+/// scheduled on an event loop rather than a sleeping Swift task: it costs less on every query.
 func _withTimeout<Result: Sendable>(
     _ timeout: Duration,
     operation: @escaping @Sendable () async throws -> Result
@@ -24,9 +27,9 @@ func _withTimeout<Result: Sendable>(
                     gate.resume(with: .failure(error))
                 }
             }
-            let timer = Task {
-                try? await Task.sleep(for: timeout)
-                guard !Task.isCancelled else { return }
+            let components = timeout.components
+            let nanoseconds = components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+            let timer = PostgresConnection.defaultEventLoopGroup.any().scheduleTask(in: .nanoseconds(nanoseconds)) {
                 gate.resume(with: .failure(_TimeoutError()))
                 work.cancel()
             }
