@@ -26,6 +26,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .executableTarget(
+            name: "PostgresMessagingBenchmark",
+            dependencies: [
+                "PostgresMessaging",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/PostgresMessagingBenchmark"
+        ),
         .testTarget(
             name: "PostgresMessagingTests",
             dependencies: [
