@@ -35,6 +35,17 @@ let package = Package(
             ],
             path: "Benchmarks/PostgresMessagingBenchmark"
         ),
+        .executableTarget(
+            name: "SharedTaskBoard",
+            dependencies: [
+                "PostgresMessaging",
+                .product(name: "Messaging", package: "swift-general-observer"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/SharedTaskBoard"
+        ),
         .testTarget(
             name: "PostgresMessagingTests",
             dependencies: [

@@ -73,26 +73,3 @@ private func restartServer() async throws {
     let status = await exitStatus(of: arguments)
     try #require(status == 0, "pg_ctl restart failed")
 }
-
-/// Runs a program to its end on a thread of its own and returns its wait status.
-///
-/// Foundation's `Process` left `runuser` a zombie here and never reported its end, so this
-/// spawns and reaps the child itself.
-private func exitStatus(of arguments: [String]) async -> Int32 {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread {
-            var pid: pid_t = 0
-            var cArguments = arguments.map { strdup($0) } + [nil]
-            defer {
-                for argument in cArguments { free(argument) }
-            }
-            guard posix_spawn(&pid, arguments[0], nil, nil, &cArguments, environ) == 0 else {
-                continuation.resume(returning: -1)
-                return
-            }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-            continuation.resume(returning: status)
-        }
-    }
-}

@@ -7,6 +7,12 @@ import Testing
 
 @testable import PostgresMessaging
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The throwaway server that `.ci/postgres-tests` starts; its port comes in through the environment.
 enum TestDatabase {
     static let port = ProcessInfo.processInfo.environment["POSTGRES_MESSAGING_TEST_PORT"].flatMap { Int($0) }
@@ -191,5 +197,28 @@ final class LockedBox<Element: Sendable>: Sendable {
 
     func append<Item>(_ item: Item) where Element == [Item] {
         box.withLockedValue { $0.append(item) }
+    }
+}
+
+/// Runs a program to its end on a thread of its own and returns its wait status.
+///
+/// Foundation's `Process` left `runuser` a zombie here and never reported its end, so this
+/// spawns and reaps the child itself.
+func exitStatus(of arguments: [String]) async -> Int32 {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread {
+            var pid: pid_t = 0
+            var cArguments = arguments.map { strdup($0) } + [nil]
+            defer {
+                for argument in cArguments { free(argument) }
+            }
+            guard posix_spawn(&pid, arguments[0], nil, nil, &cArguments, environ) == 0 else {
+                continuation.resume(returning: -1)
+                return
+            }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            continuation.resume(returning: status)
+        }
     }
 }
