@@ -2,7 +2,7 @@
 // latency at low load (one message at a time) and throughput of bursts.
 //
 //     bash .ci/postgres-tests --run swift run -c release --package-path Integrations/PostgresMessaging \
-//         PostgresMessagingBenchmark
+//         -Xswiftc -warnings-as-errors PostgresMessagingBenchmark
 //
 // Reads the server's port from POSTGRES_MESSAGING_TEST_PORT.
 import Foundation

@@ -222,6 +222,11 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
             return
         }
         let accepted = state.withLockedValue { state in
+            guard state.phase == .idle || state.phase == .running else {
+                // Nothing publishes any more.
+                state.counters.unsent += 1
+                return false
+            }
             guard state.pending.count < configuration.outgoingCapacity else {
                 state.counters.droppedOutgoing += 1
                 return false
@@ -233,7 +238,7 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
         if accepted {
             doorbellContinuation.yield()
         } else {
-            logger.warning("Outgoing buffer full; message dropped")
+            logger.warning("Message not published: the outgoing buffer is full or the mirror has stopped")
         }
     }
 

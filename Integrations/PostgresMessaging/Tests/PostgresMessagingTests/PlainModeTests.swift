@@ -173,6 +173,8 @@ struct PlainModeTests {
         #expect(a.status.value.connection == .disconnected)
         let counters = a.counters
         #expect(counters.published + counters.unsent + counters.droppedOutgoing <= 20_000)
+        a.messenger.send(Note(sender: "a", number: 20_000))
+        #expect(a.counters.unsent == counters.unsent + 1, "a stopped mirror counts what it no longer publishes")
     }
 
     @Test func aMirrorRunsOnce() async throws {
