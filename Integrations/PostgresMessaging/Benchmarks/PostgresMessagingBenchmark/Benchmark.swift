@@ -1,0 +1,194 @@
+// Compares the mirror with raw pg_notify on the same server, in the same run:
+// latency at low load (one message at a time) and throughput of bursts.
+//
+//     bash .ci/postgres-tests --run swift run -c release --package-path Integrations/PostgresMessaging \
+//         -Xswiftc -warnings-as-errors PostgresMessagingBenchmark
+//
+// Reads the server's port from POSTGRES_MESSAGING_TEST_PORT.
+import Foundation
+import Logging
+import Messaging
+import PostgresMessaging
+import PostgresNIO
+
+struct Tick: Codable, Sendable {
+    var sender: String
+    var number: Int
+}
+
+/// What every measurement needs.
+struct Setup: Sendable {
+    var postgres: PostgresConnection.Configuration
+    var logger: Logger
+    var latencyRounds: Int
+    var burstSize: Int
+}
+
+struct Result {
+    var name: String
+    var p50: Duration
+    var p99: Duration
+    var throughput: Double
+}
+
+func percentile(_ sorted: [Duration], _ fraction: Double) -> Duration {
+    sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+func microseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+}
+
+/// Raw pg_notify: one connection notifies, another listens.
+func measureRaw(_ setup: Setup) async throws -> Result {
+    let (postgres, logger, latencyRounds, burstSize) = (
+        setup.postgres, setup.logger, setup.latencyRounds, setup.burstSize
+    )
+    let channel = "bench_raw"
+    let publisher = try await PostgresConnection.connect(configuration: postgres, id: 1, logger: logger)
+    let listener = try await PostgresConnection.connect(configuration: postgres, id: 2, logger: logger)
+    let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+    let (ready, isReady) = AsyncStream<Void>.makeStream()
+    let listening = Task {
+        try await listener.listen(on: channel) { notifications in
+            isReady.yield()
+            for try await _ in notifications { arrived.yield() }
+        }
+    }
+    var readyIterator = ready.makeAsyncIterator()
+    await readyIterator.next()
+    var iterator = arrivals.makeAsyncIterator()
+
+    var latencies: [Duration] = []
+    for number in 0..<latencyRounds {
+        let payload = #"{"sender":"raw","number":\#(number)}"#
+        let started = ContinuousClock.now
+        try await publisher.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
+        await iterator.next()
+        latencies.append(ContinuousClock.now - started)
+    }
+
+    let started = ContinuousClock.now
+    var sent = 0
+    while sent < burstSize {
+        let payloads = (sent..<min(burstSize, sent + 1_000)).map { #"{"sender":"raw","number":\#($0)}"# }
+        let rows = try await publisher.query(
+            "SELECT pg_notify(\(channel), p) FROM unnest(\(payloads)::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n",
+            logger: logger
+        )
+        for try await _ in rows {}
+        sent += payloads.count
+    }
+    for _ in 0..<burstSize { await iterator.next() }
+    let elapsed = ContinuousClock.now - started
+
+    listening.cancel()
+    try await publisher.close()
+    try await listener.close()
+    latencies.sort()
+    return Result(
+        name: "raw pg_notify",
+        p50: percentile(latencies, 0.5),
+        p99: percentile(latencies, 0.99),
+        throughput: Double(burstSize) / (microseconds(elapsed) / 1e6)
+    )
+}
+
+/// Two mirrors on one channel: A sends through its messenger, B's observer receives.
+func measureMirror(_ setup: Setup, _ mode: PostgresMirrorMode, name: String, channel: String) async throws -> Result {
+    let (postgres, logger, latencyRounds, burstSize) = (
+        setup.postgres, setup.logger, setup.latencyRounds, setup.burstSize
+    )
+    var configuration = PostgresMirrorConfiguration(connection: postgres, mode: mode)
+    configuration.incomingCapacity = burstSize * 2
+    configuration.outgoingCapacity = burstSize * 2
+    let a = try PostgresMirror(Messenger<Tick>(), channel: channel, configuration: configuration, logger: logger)
+    let b = try PostgresMirror(Messenger<Tick>(), channel: channel, configuration: configuration, logger: logger)
+    let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+    let token = b.messenger.subscribe { _ in arrived.yield() }
+    let runs = [Task { try await a.run() }, Task { try await b.run() }]
+    while a.status.value.connection != .connected || b.status.value.connection != .connected {
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    var iterator = arrivals.makeAsyncIterator()
+
+    var latencies: [Duration] = []
+    for number in 0..<latencyRounds {
+        let started = ContinuousClock.now
+        a.messenger.send(Tick(sender: "a", number: number))
+        await iterator.next()
+        latencies.append(ContinuousClock.now - started)
+    }
+
+    let started = ContinuousClock.now
+    for number in 0..<burstSize { a.messenger.send(Tick(sender: "a", number: number)) }
+    for _ in 0..<burstSize { await iterator.next() }
+    let elapsed = ContinuousClock.now - started
+
+    a.shutDown()
+    b.shutDown()
+    for run in runs { try await run.value }
+    withExtendedLifetime(token) {}
+    latencies.sort()
+    let counters = b.counters
+    precondition(counters.droppedIncoming == 0 && a.counters.droppedOutgoing == 0, "the benchmark dropped messages")
+    return Result(
+        name: name,
+        p50: percentile(latencies, 0.5),
+        p99: percentile(latencies, 0.99),
+        throughput: Double(burstSize) / (microseconds(elapsed) / 1e6)
+    )
+}
+
+@main
+enum BenchmarkCommand {
+    static func main() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let port = environment["POSTGRES_MESSAGING_TEST_PORT"].flatMap({ Int($0) }) else {
+            print("Set POSTGRES_MESSAGING_TEST_PORT, or run through `bash .ci/postgres-tests --run ...`.")
+            exit(2)
+        }
+        let latencyRounds = Int(environment["BENCHMARK_LATENCY_ROUNDS"] ?? "") ?? 1_000
+        let burstSize = Int(environment["BENCHMARK_BURST_SIZE"] ?? "") ?? 100_000
+
+        var logger = Logger(label: "PostgresMessagingBenchmark")
+        logger.logLevel = .error
+
+        let postgres = PostgresConnection.Configuration(
+            host: environment["POSTGRES_MESSAGING_TEST_HOST"] ?? "127.0.0.1",
+            port: port,
+            username: "postgres",
+            password: nil,
+            database: "postgres",
+            tls: .disable
+        )
+
+        let setup = Setup(postgres: postgres, logger: logger, latencyRounds: latencyRounds, burstSize: burstSize)
+        let raw = try await measureRaw(setup)
+        let plain = try await measureMirror(setup, .plain, name: "mirror, plain", channel: "bench_plain")
+        let logged = try await measureMirror(
+            setup, .logged(retention: .seconds(600)), name: "mirror, logged", channel: "bench_logged")
+
+        print("\(latencyRounds) one-at-a-time messages for latency; bursts of \(burstSize) for throughput\n")
+        print("name              p50 µs    p99 µs      msg/s")
+        for result in [raw, plain, logged] {
+            print(
+                result.name.padding(toLength: 16, withPad: " ", startingAt: 0),
+                String(
+                    format: "%8.0f  %8.0f  %9.0f", microseconds(result.p50), microseconds(result.p99), result.throughput
+                )
+            )
+        }
+        let latencyRatio = microseconds(plain.p50) / microseconds(raw.p50)
+        print("")
+        print(String(format: "plain p50 / raw p50: %.2f (bar: at most 1.20)", latencyRatio))
+        print(String(format: "plain burst: %.0f msg/s (bar: at least 30000)", plain.throughput))
+        print(
+            String(
+                format: "logged p50 / plain p50: %.2f (bar: at most 2.00)",
+                microseconds(logged.p50) / microseconds(plain.p50)))
+        print(
+            String(format: "plain msg/s / logged msg/s: %.2f (bar: at most 2.00)", plain.throughput / logged.throughput)
+        )
+    }
+}
