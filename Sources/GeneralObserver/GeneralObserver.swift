@@ -885,9 +885,10 @@ private struct _SubscriptionSlot {
 /// Insertion-ordered storage with O(1) average insert, remove and lookup by key.
 ///
 /// Entries live in one array; removal leaves a hole that a compaction closes once holes outnumber
-/// entries, so every operation stays amortized O(1) and iteration keeps insertion order. Elements
-/// are only ever moved, never copied, because copying a `weak` reference is a comparatively slow
-/// runtime call. Most tables are tiny (an observer is subscribed to one or two observables), so the
+/// entries, so every operation stays amortized O(1) and iteration keeps insertion order. Edits
+/// move elements rather than copy them, because copying a `weak` reference is a comparatively slow
+/// runtime call; only `values` copies them, for a caller that lists them. Most tables are tiny
+/// (an observer is subscribed to one or two observables), so the
 /// index from key to position is only built past `_indexThreshold` entries; below it, a lookup
 /// compares a handful of keys, which is faster than hashing and saves an allocation.
 private struct _OrderedTable<Element> {
