@@ -192,8 +192,10 @@ struct FlattenedArrayTests {
                 change.apply(to: &copy)
             }
         }
+        // A generous limit: under a full parallel test run on a small machine, the threads share
+        // the cores with every other suite.
         #expect(
-            runOnThreads(8) { thread in
+            runOnThreads(8, timeout: 120) { thread in
                 let own = boxes[thread].items
                 for step in 0..<2_000 {
                     switch step % 5 {
