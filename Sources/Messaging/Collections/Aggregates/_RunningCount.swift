@@ -1,39 +1,41 @@
-/// The observable of an ``ObservableSet``'s count: a standalone operator that observes the set
-/// only while it is observed itself, and sends `Update(old, new)` when an edit changes the count.
+/// The observable of an ``ObservableSet``'s or an ``ObservableDictionary``'s count: a standalone
+/// operator that observes the collection only while it is observed itself, and sends
+/// `Update(old, new)` when an edit changes the count.
 ///
-/// A ``SetChange`` tells how many members came and went, not how many there were, so each
-/// observation of the set keeps a running count of its own. It starts with a replay of the
-/// contents, read under the set's lock in the step that starts the observation and delivered to
-/// it before any change; that replay seeds the count, and every later change moves it by the
-/// members it inserts less those it removes.
+/// A ``SetChange`` or a ``DictionaryChange`` tells how many members came and went, not how many
+/// there were, so each observation of the collection keeps a running count of its own. It starts
+/// with a replay of the contents, read under the collection's lock in the step that starts the
+/// observation and delivered to it before any change; that replay seeds the count, and every later
+/// change moves it by the members it inserts less those it removes.
 ///
 /// Limit: if the operator's last observer stops while another thread starts observing it, the
-/// link's old observation of the set can outlive the new one's start for a moment (as for every
-/// standalone transform), and a change delivered to both in that moment is sent twice. Each
+/// link's old observation of the collection can outlive the new one's start for a moment (as for
+/// every standalone transform), and a change delivered to both in that moment is sent twice. Each
 /// count stays right, since each observation keeps its own.
-final class _ObservableSetCount<Element: Hashable & Sendable>: ObservableSource, _StandaloneOperator {
+final class _RunningCount<Origin: _LatestUnderLock>: ObservableSource, _StandaloneOperator
+where Origin.Message: _CountingChange {
     let messenger = Messenger<Update<Int>>()
 
-    let _link: _OriginLink<ObservableSet<Element>, SetChange<Element>>
+    let _link: _OriginLink<Origin, Origin.Message>
 
-    init(_ set: ObservableSet<Element>) {
+    init(_ collection: Origin) {
         let core = messenger._core
         _link = _OriginLink(
-            set,
+            collection,
             messengerOf: { $0.messenger },
             isObserved: { core.observationCount > 0 },
             // Every observation gets its own handler from `replayOf`.
             handler: { _, _, _ in },
-            replayOf: { set in
+            replayOf: { collection in
                 // `nil` until the replay arrives, the observation's first message.
                 let count = _LockedBox<Int?>(nil)
                 return (
-                    { set._latestMessageUnderLock() }, set,
+                    { collection._latestMessageUnderLock() }, collection,
                     { change, author, isolation in
-                        let delta = change.inserted.count - change.removed.count
+                        let delta = change._insertedCount - change._removedCount
                         count._lock.lock()
                         let old = count._value
-                        count._value = old.map { $0 + delta } ?? change.inserted.count
+                        count._value = old.map { $0 + delta } ?? change._insertedCount
                         count._lock.unlock()
                         guard let old, delta != 0 else { return }
                         core.send(Update(old, old + delta), author: author, checksChange: false, isolation: isolation)
@@ -55,4 +57,20 @@ final class _ObservableSetCount<Element: Hashable & Sendable>: ObservableSource,
 
 // The link guards the origin and its observation, each observation's box its count; the rest is
 // immutable.
-extension _ObservableSetCount: @unchecked Sendable {}
+extension _RunningCount: @unchecked Sendable {}
+
+/// A change that tells how many members or entries it inserts and removes.
+protocol _CountingChange {
+    var _insertedCount: Int { get }
+    var _removedCount: Int { get }
+}
+
+extension SetChange: _CountingChange {
+    var _insertedCount: Int { inserted.count }
+    var _removedCount: Int { removed.count }
+}
+
+extension DictionaryChange: _CountingChange {
+    var _insertedCount: Int { inserted.count }
+    var _removedCount: Int { removed.count }
+}

@@ -19,6 +19,6 @@ extension ObservableSet {
     /// - Complexity: O(1) to make; per change of the set, while observed, O(1) and at most one
     ///   send.
     public var observableCount: some ObservableSource<Update<Int>> {
-        _ObservableSetCount(self)
+        _RunningCount(self)
     }
 }
