@@ -16,7 +16,9 @@ final class _CountedBits {
     /// The children an inner node holds at most.
     static let fanout = 16
 
-    var _root: _BitsNode
+    // Only its owner touches it, under the owner's lock, which makes the run-time exclusivity
+    // checks of these fields redundant.
+    @exclusivity(unchecked) var _root: _BitsNode
 
     /// Makes an empty sequence.
     ///
@@ -171,15 +173,18 @@ final class _CountedBits {
 
 /// A node of ``_CountedBits``: a leaf of up to 1,024 bits, or an inner node of up to 16 children.
 final class _BitsNode {
+    // Only the owner of the tree touches a node, under the owner's lock, which makes the run-time
+    // exclusivity checks of these fields redundant.
+
     /// The number of bits under the node.
-    var count: Int
+    @exclusivity(unchecked) var count: Int
     /// The number of set bits under the node.
-    var ones: Int
+    @exclusivity(unchecked) var ones: Int
     /// A leaf's bits, 64 a word, the first in the lowest bit of the first word; as many words as
     /// `count` needs, and the bits past `count` in the last word are zero. Empty in an inner node.
-    var words: [UInt64]
+    @exclusivity(unchecked) var words: [UInt64]
     /// An inner node's children; empty in a leaf.
-    var children: [_BitsNode]
+    @exclusivity(unchecked) var children: [_BitsNode]
     let isLeaf: Bool
 
     init(words: [UInt64], count: Int, ones: Int) {
