@@ -27,15 +27,15 @@
 /// ## Observed or not
 ///
 /// Like every standalone transform, the view observes the array only while it is observed itself,
-/// and keeps itself and the array alive while it is. When its first observation starts, it reads
-/// the array's contents in the same atomic step that starts its observation of the array, calls
-/// the predicate once for each element (O(*n*), outside every lock), and from then on keeps one
+/// and keeps itself and the array alive while it is. Its observation of the array starts with the
+/// array's contents, read in the same atomic step that starts it; the view calls the predicate
+/// once for each element (O(*n*), outside every lock), and from then on keeps one
 /// bit per element of the array, set where the element is included, in a tree that counts them:
 /// the position of an element in the view is the number of included elements before it. It
 /// calls the predicate once for each element a change inserts, and never for the others.
 ///
 /// The predicate runs outside every lock of the library, on the thread that delivers the array's
-/// changes (and on the thread that starts the first observation). It must give the same answer for
+/// changes (for the contents, usually the thread that starts the first observation). It must give the same answer for
 /// an element every time: a property that can change is followed only through an edit of the
 /// array that replaces the element.
 ///
@@ -66,44 +66,33 @@ public final class FilteredArrayView<Element: Sendable>: ObservableCache, _Stand
         _ array: ObservableArray<Element>,
         where isIncluded: @escaping @Sendable (Element) -> Bool
     ) {
-        // The handler and the starter are made here, in the client's code, where they are
-        // specialized for its element type.
+        // The handler is made here, in the client's code, where it is specialized for the
+        // element type.
         let messenger = Messenger<ArrayChange<Element>>()
         let state = _FilterState<Element>()
         let core = messenger._core
         self.init(
             _array: array, isIncluded: isIncluded, messenger: messenger, state: state,
-            handler: { change, author, isolation in
-                let included = change._new.map(isIncluded)
-                guard let plan = state.applyOrQueue(change, included: included) else { return }
-                let viewChange = Self._viewChange(of: change, included: included, plan: plan)
-                guard !viewChange.isEmpty else { return }
-                core.send(viewChange, author: author, checksChange: false, isolation: isolation)
-            },
-            starter: { array, observation, arrayMessenger in
-                var contents: [Element]?
-                var epoch: UInt64 = 0
-                var replaced: _FilterState<Element>.Forgotten = (nil, [])
-                arrayMessenger._core.insert(observation) {
-                    // Under the array's lock: the contents right before every change the new
-                    // observation receives. The state's lock is a leaf: nothing else is taken
-                    // while it is held.
-                    guard observation._isActiveWhileLocked else { return }
-                    contents = array._storage
-                    (epoch, replaced) = state.beginSeeding()
-                }
-                withExtendedLifetime(replaced) {}  // what the seeding replaced is released after both locks
-                guard let contents else { return }
-                let bits = _CountedBits(contents.lazy.map(isIncluded))
-                while let queued = state.finishSeeding(bits, ifEpochIs: epoch) {
-                    for (change, included) in queued {
-                        let plan = _FilterState<Element>._apply(change, included: included, to: bits)
-                        let viewChange = Self._viewChange(of: change, included: included, plan: plan)
-                        if !viewChange.isEmpty {
-                            core.send(viewChange, author: array, checksChange: false, isolation: nil)
+            replayOf: { array in
+                // Each observation of the array has its own handler, and starts with the contents
+                // as one insertion, read under the array's lock in the step that starts it.
+                let claimed = _FilterGeneration()
+                return (
+                    { array._latestMessageUnderLock() }, array,
+                    { change, author, isolation in
+                        let included = change._new.map(isIncluded)
+                        switch state.step(change, included: included, claimed: claimed) {
+                        case .stale:
+                            return
+                        case .seed(let generation):
+                            state.install(_CountedBits(included), generation: generation)
+                        case .send(let plan):
+                            let viewChange = Self._viewChange(of: change, included: included, plan: plan)
+                            guard !viewChange.isEmpty else { return }
+                            core.send(viewChange, author: author, checksChange: false, isolation: isolation)
                         }
                     }
-                }
+                )
             }
         )
     }
@@ -114,10 +103,11 @@ public final class FilteredArrayView<Element: Sendable>: ObservableCache, _Stand
         isIncluded: @escaping @Sendable (Element) -> Bool,
         messenger: Messenger<ArrayChange<Element>>,
         state: _FilterState<Element>,
-        handler: @escaping (ArrayChange<Element>, AnyObject, (any Actor)?) -> Void,
-        starter:
-            @escaping (ObservableArray<Element>, _Observation<ArrayChange<Element>>, Messenger<ArrayChange<Element>>)
-            -> Void
+        replayOf:
+            @escaping (ObservableArray<Element>) -> (
+                latest: () -> ArrayChange<Element>, author: AnyObject,
+                handler: (ArrayChange<Element>, AnyObject, (any Actor)?) -> Void
+            )
     ) {
         let core = messenger._core
         self.messenger = messenger
@@ -125,8 +115,9 @@ public final class FilteredArrayView<Element: Sendable>: ObservableCache, _Stand
         _isIncluded = isIncluded
         _state = state
         _link = _OriginLink(
-            array, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: handler,
-            starter: starter)
+            array, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 },
+            // Every observation gets its own handler from `replayOf`.
+            handler: { _, _, _ in }, replayOf: replayOf)
         core.keepAliveWhileObserved(self)
     }
 

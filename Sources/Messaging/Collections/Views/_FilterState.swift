@@ -17,24 +17,22 @@ struct _FilterPlan {
     }
 }
 
-/// The inclusion bits of a ``FilteredArrayView``, and the changes that arrive while its first
-/// filtering of the contents runs.
+/// The inclusion bits of a ``FilteredArrayView``, and which observation of the array they follow.
 ///
 /// Every field is guarded by `_lock`, a leaf: nothing else is locked while it is held, and no user
-/// code runs and no element is released under it (the queued changes leave it in the returned
-/// values). `_epoch` counts the starts and ends of the view's observation, so that bits made for
-/// an older one are never stored.
+/// code runs and no element is released under it.
+///
+/// Each observation of the array starts with a replay of its contents, read under the array's lock
+/// in the step that starts the observation. That replay claims a new generation, so that an older
+/// observation that is still delivering a change (its end and the new start may overlap for a
+/// moment) no longer touches the bits; the bits filtered from the replay are stored only if no
+/// newer observation or end came meanwhile. Until then, and while the view is not observed,
+/// ``currentCount`` is `nil`.
 @usableFromInline
 final class _FilterState<Element>: @unchecked Sendable {  // guarded by `_lock`
-    /// What a new start or an end replaces: the bits and the changes waiting, released by the
-    /// caller after unlocking.
-    @usableFromInline typealias Forgotten = (_CountedBits?, [(ArrayChange<Element>, [Bool])])
-
     @usableFromInline let _lock = _Lock()
     @exclusivity(unchecked) @usableFromInline var _bits: _CountedBits?
-    @exclusivity(unchecked) @usableFromInline var _isSeeding = false
-    @exclusivity(unchecked) @usableFromInline var _queued: [(ArrayChange<Element>, [Bool])] = []
-    @exclusivity(unchecked) @usableFromInline var _epoch: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var _generation: UInt64 = 0
 
     @inlinable
     init() {}
@@ -42,59 +40,54 @@ final class _FilterState<Element>: @unchecked Sendable {  // guarded by `_lock`
     /// The number of included elements while the view is observed and seeded; `nil` otherwise.
     @inlinable
     var currentCount: Int? {
-        _lock.withLock { _isSeeding ? nil : _bits?.onesCount }
+        _lock.withLock { _bits?.onesCount }
     }
 
-    /// Starts a new seeding: changes are queued until ``finishSeeding(_:ifEpochIs:)``.
-    ///
-    /// It runs under the array's lock; what it replaces is released after both locks, by the
-    /// caller's releasing the returned value.
-    @inlinable
-    func beginSeeding() -> (epoch: UInt64, replaced: Forgotten) {
-        _lock.withLock {
-            _epoch &+= 1
-            _isSeeding = true
-            let replaced = (_bits.take(), _queued)
-            _queued = []
-            return (_epoch, replaced)
-        }
+    /// What an observation's handler does with a change of the array.
+    @usableFromInline
+    enum _Step {
+        /// The observation's first message, the replay of the contents: filter them, then
+        /// ``install(_:generation:)`` the bits.
+        case seed(generation: UInt64)
+        /// A newer observation or an end made this observation obsolete: drop the change.
+        case stale
+        /// The change, applied to the bits: send the view's change that `plan` describes.
+        case send(_FilterPlan)
     }
 
-    /// Stores `bits` and ends the seeding if no change waits, returning `nil`; otherwise hands
-    /// out the waiting changes, to apply to `bits` and send first. Also `nil` when a newer start
-    /// or an end made the seeding obsolete.
+    /// Applies the array's `change` to the bits for the observation whose generation `claimed`
+    /// holds (0 before its first message, which claims a new one), or says what to do instead.
+    /// `included` tells which inserted elements are included.
     @inlinable
-    func finishSeeding(_ bits: _CountedBits, ifEpochIs epoch: UInt64) -> [(ArrayChange<Element>, [Bool])]? {
-        _lock.withLock {
-            guard _epoch == epoch else { return nil }
-            if _queued.isEmpty {
-                _bits = bits
-                _isSeeding = false
-                return nil
-            }
-            defer { _queued = [] }
-            return _queued
-        }
-    }
-
-    /// Applies the array's `change` to the bits and returns where it lands in the view; or `nil`
-    /// when the change was queued for the seeding, or the view is not observed. `included` tells
-    /// which inserted elements are included.
-    @inlinable
-    func applyOrQueue(_ change: ArrayChange<Element>, included: [Bool]) -> _FilterPlan? {
+    func step(_ change: ArrayChange<Element>, included: [Bool], claimed: _FilterGeneration) -> _Step {
         _lock.lock()
-        if _isSeeding {
-            _queued.append((change, included))
+        if claimed._value == 0 {
+            _generation &+= 1
+            claimed._value = _generation
+            let replaced = _bits.take()
             _lock.unlock()
-            return nil
+            withExtendedLifetime(replaced) {}  // released after unlocking
+            return .seed(generation: claimed._value)
         }
-        guard let bits = _bits else {
+        guard claimed._value == _generation, let bits = _bits else {
             _lock.unlock()
-            return nil
+            return .stale
         }
         let plan = Self._apply(change, included: included, to: bits)
         _lock.unlock()
-        return plan
+        return .send(plan)
+    }
+
+    /// Stores the bits filtered from an observation's replay, unless a newer observation or an
+    /// end came meanwhile.
+    @inlinable
+    func install(_ bits: _CountedBits, generation: UInt64) {
+        var bits: _CountedBits? = bits
+        _lock.withLock {
+            guard _generation == generation else { return }
+            swap(&bits, &_bits)
+        }
+        bits = nil  // the bits not stored are released here, outside the lock
     }
 
     /// Applies `change` to `bits`, from its last modification to its first so that every offset
@@ -131,23 +124,30 @@ final class _FilterState<Element>: @unchecked Sendable {  // guarded by `_lock`
         return plan
     }
 
-    /// Forgets the bits once the view is no longer observed.
+    /// Forgets the bits once the view is no longer observed, and makes the observation that
+    /// follows them obsolete.
     ///
     /// `isUnobserved` takes the view's messenger lock, which is never held while this lock is
-    /// taken: checked under this lock, a start that follows it begins its seeding after this.
+    /// taken: checked under this lock, an observation that starts after it claims its generation
+    /// after this.
     @inlinable
     func forgetIfUnobserved(_ isUnobserved: () -> Bool) {
-        let forgotten: Forgotten = _lock.withLock {
-            guard isUnobserved() else { return (nil, []) }
-            _epoch &+= 1
-            _isSeeding = false
-            defer {
-                _bits = nil
-                _queued = []
-            }
-            return (_bits, _queued)
+        let forgotten: _CountedBits? = _lock.withLock {
+            guard isUnobserved() else { return nil }
+            _generation &+= 1
+            return _bits.take()
         }
         // Released here, outside the lock.
         withExtendedLifetime(forgotten) {}
     }
+}
+
+/// The generation one observation of the array claimed with its first message; 0 before.
+/// Guarded by the lock of the view's ``_FilterState``.
+@usableFromInline
+final class _FilterGeneration: @unchecked Sendable {  // `_value` is guarded by the state's lock
+    @exclusivity(unchecked) @usableFromInline var _value: UInt64 = 0
+
+    @inlinable
+    init() {}
 }
