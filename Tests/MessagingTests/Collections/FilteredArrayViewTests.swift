@@ -156,6 +156,19 @@ struct FilteredArrayViewTests {
         #expect(evens.value == [2])
     }
 
+    @Test func theObservableCountSendsEachChangeOfTheNumberOfIncludedElements() {
+        let array = ObservableArray([1, 2, 3])
+        let evens = array.filteredElements(where: Self.isEven)
+        let updates = Locked<[Update<Int>]>([])
+        let token = evens.observableCount.subscribe { update in updates.withLock { $0.append(update) } }
+        array.append(4)
+        array.append(5)
+        array[1] = 6  // a replacement in the view: the count stays
+        array.removeAll()
+        #expect(updates.value == [Update(1, 2), Update(2, 0)])
+        withExtendedLifetime(token) {}
+    }
+
     @Test func aViewOfAViewAddsItsOwnPredicate() {
         let array = ObservableArray(Array(0..<20))
         let evens = array.filteredElements(where: Self.isEven)

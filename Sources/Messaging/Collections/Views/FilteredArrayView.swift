@@ -156,6 +156,25 @@ public final class FilteredArrayView<Element: Sendable>: ObservableCache, _Stand
         ArrayChange(insertingContentsOf: value, at: 0, into: [])
     }
 
+    /// An observable of the view's count: `Update(old, new)` for every change of the view that
+    /// changes its number of elements, and nothing for one that keeps it (a replacement).
+    ///
+    /// ```swift
+    /// open.observableCount.subscribe { update in badge.text = "\(update.new)" }
+    /// ```
+    ///
+    /// It reads the counts each change of the view carries (``ArrayChange/countBefore`` and
+    /// ``ArrayChange/countAfter``), so it costs one transform of the view's changes; it observes the
+    /// view only while it is observed itself. Read the current count with ``count``.
+    ///
+    /// - Complexity: O(1) to make; per change of the view, O(1) and one send.
+    @inlinable
+    public var observableCount: Filtered<FilteredArrayView<Element>, Update<Int>> {
+        compactMap { change in
+            change.countBefore == change.countAfter ? nil : Update(change.countBefore, change.countAfter)
+        }
+    }
+
     @usableFromInline
     func _observedChanged() {
         _updateLinks()
