@@ -30,7 +30,11 @@
 // array-append-count-where-* (the same with that aggregate observed instead, at 10^4, 10^5 or
 // 10^6 elements), recompute-sum-1e5 and recompute-count-where-1e5 (an append to a plain array and
 // the aggregate recomputed), array-set-element-1000 (per delivery: one element set, 1,000
-// observers) and array-var-set-element-1000 (the same on a Var<[Int]> of 10^5 elements).
+// observers) and array-var-set-element-1000 (the same on a Var<[Int]> of 10^5 elements);
+// array-insert-* (an insertion at a pseudo-random index into an observed ObservableArray of 10^4,
+// 10^5 or 10^6 elements), array-insert-filter-* (the same with a filtered view of the array
+// observed instead) and recompute-filter-1e5 (the same insertion into a plain array, filtered
+// again from scratch).
 
 import Foundation
 import Messaging
@@ -343,6 +347,17 @@ func fused(
     }
 }
 
+/// The same sequence of non-negative numbers on every run: indices and values for the insertion
+/// scenarios.
+struct PseudoRandom {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    mutating func next() -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int(truncatingIfNeeded: state >> 33)
+    }
+}
+
 /// The size at the end of a collection scenario's name: `-1e4`, `-1e5` or `-1e6`.
 func size(of scenario: String) -> Int {
     if scenario.hasSuffix("-1e4") { return 10_000 }
@@ -374,6 +389,29 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
         }
         for value in 0..<count { array.append(value) }
         withExtendedLifetime(token) {}
+    case _ where scenario.hasPrefix("array-insert-"):
+        let size = size(of: scenario)
+        let array = ObservableArray(Array(0..<size))
+        let token: ObservationToken
+        if scenario.hasPrefix("array-insert-filter-") {
+            token = array.filteredElements { $0 & 1 == 0 }.subscribe { receiving.consume($0.countAfter) }
+        } else {
+            token = array.subscribe { receiving.consume($0.countAfter) }
+        }
+        var random = PseudoRandom()
+        for _ in 0..<count {
+            let value = random.next()
+            array.insert(value, at: value % (array.count + 1))
+        }
+        withExtendedLifetime(token) {}
+    case "recompute-filter-1e5":
+        var array = Array(0..<100_000)
+        var random = PseudoRandom()
+        for _ in 0..<count {
+            let value = random.next()
+            array.insert(value, at: value % (array.count + 1))
+            receiving.consume(array.filter { $0 & 1 == 0 }.count)
+        }
     case _ where scenario.hasPrefix("recompute-"):
         let size = size(of: scenario)
         var array = Array(0..<size)
