@@ -180,6 +180,26 @@ extension _SortedViewState where Element: Equatable {
                 for element in new { guard insert(element) else { return nil } }
             }
         }
-        return result
+        return result._droppingReplacementsByEqualElements()
+    }
+}
+
+extension ArrayChange where Element: Equatable {
+    /// The change without its modifications that replace elements by equal ones, in order: an
+    /// element of the array that moved, or was replaced by an equal one, keeps its place in a
+    /// sorted view, which sends nothing for it.
+    ///
+    /// - Complexity: O(*k*) for *k* elements removed and inserted.
+    @inlinable
+    func _droppingReplacementsByEqualElements() -> ArrayChange {
+        func isNoOp(_ modification: ArrayModification<Element>) -> Bool {
+            switch modification {
+            case .replace(let old, let new, _): old == new
+            case .replaceSlice(let old, _, let new): old == new
+            case .insert, .remove: false
+            }
+        }
+        guard modifications.contains(where: isNoOp) else { return self }
+        return ArrayChange(countBefore: countBefore, modifications: modifications.filter { !isNoOp($0) })
     }
 }
