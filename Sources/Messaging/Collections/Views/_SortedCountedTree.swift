@@ -12,6 +12,9 @@
 /// the root holds at least ``_minimum`` entries, so the depth is O(log *n*). Beyond the elements,
 /// a full tree costs about 5 bytes per element (a leaf's header, its array's header and spare
 /// capacity, and the inner nodes' copies of first elements).
+///
+/// Not thread-safe: its owner (``_SortedViewState``) never lets a change overlap another access,
+/// which makes the run-time exclusivity checks of its fields redundant.
 @usableFromInline
 final class _SortedCountedTree<Element> {
     /// The most entries of a node; a node that would hold more splits in two.
@@ -19,7 +22,7 @@ final class _SortedCountedTree<Element> {
     /// The fewest entries of a node other than the root; a node with fewer joins a neighbour.
     @usableFromInline static var _minimum: Int { 16 }
 
-    @usableFromInline var _root: _SortedTreeNode<Element>
+    @exclusivity(unchecked) @usableFromInline var _root: _SortedTreeNode<Element>
 
     /// Makes an empty tree.
     @inlinable
@@ -219,13 +222,13 @@ final class _SortedCountedTree<Element> {
 @usableFromInline
 final class _SortedTreeNode<Element> {
     /// A leaf's elements; an inner node's first element of each child.
-    @usableFromInline var elements: [Element]
+    @exclusivity(unchecked) @usableFromInline var elements: [Element]
     /// An inner node's children; empty for a leaf.
-    @usableFromInline var children: [_SortedTreeNode]
+    @exclusivity(unchecked) @usableFromInline var children: [_SortedTreeNode]
     /// An inner node's number of elements under each child.
-    @usableFromInline var counts: [Int]
+    @exclusivity(unchecked) @usableFromInline var counts: [Int]
     /// The number of elements under the node.
-    @usableFromInline var count: Int
+    @exclusivity(unchecked) @usableFromInline var count: Int
 
     @inlinable
     init(leaf elements: [Element]) {
