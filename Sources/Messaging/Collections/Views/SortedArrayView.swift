@@ -37,7 +37,7 @@
 ///
 /// - Complexity: Per element the array inserts or removes, while observed: O(log *n*) comparisons
 ///   and steps for *n* elements (plus, for a removal, one `==` per equivalent element before the
-///   removed one), and one send. Memory: the elements and about 5 bytes more per element.
+///   removed one), and one send. Memory: the elements and about 3 bytes more per element.
 public final class SortedArrayView<Element: Equatable & Sendable>: ObservableCache, _StandaloneOperator {
     /// The messenger that sends the view's changes.
     public let messenger: Messenger<ArrayChange<Element>>

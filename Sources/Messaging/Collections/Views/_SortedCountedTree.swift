@@ -10,7 +10,7 @@
 /// Leaves hold up to ``_maximum`` elements; an inner node holds up to ``_maximum`` children, their
 /// element counts, and the first element of each child, which searches compare. Every node but
 /// the root holds at least ``_minimum`` entries, so the depth is O(log *n*). Beyond the elements,
-/// a full tree costs about 5 bytes per element (a leaf's header, its array's header and spare
+/// a tree costs about 3 bytes per element (a leaf's header, its array's header and spare
 /// capacity, and the inner nodes' copies of first elements).
 ///
 /// Not thread-safe: its owner (``_SortedViewState``) never lets a change overlap another access,
