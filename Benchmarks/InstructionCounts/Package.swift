@@ -10,10 +10,11 @@ let package = Package(
         .package(name: "swift-general-observer", path: "../..")
     ],
     targets: [
+        .target(name: "MallocInfo"),
         .executableTarget(
             name: "InstructionCounts",
-            dependencies: [.product(name: "Messaging", package: "swift-general-observer")]
-        )
+            dependencies: [.product(name: "Messaging", package: "swift-general-observer"), "MallocInfo"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,10 @@ if ((${#scenarios[@]} == 0)); then
         chain-timeout-1 combine-latest-2 combine-latest-4 zip-2
         combine-latest-5 ledger-subscribe-unsubscribe main-actor-send-1
         array-append-1e5 array-append-count-1e5 array-append-sum-1e4 array-append-sum-1e5 array-append-sum-1e6
-        recompute-sum-1e5 array-append-count-where-1e4 array-append-count-where-1e5
+        recompute-sum-1e5 array-append-sorted-1e4 array-append-sorted-1e5 array-append-sorted-1e6
+        array-append-sorted-prefix-1e4 array-append-sorted-prefix-1e5 array-append-sorted-prefix-1e6
+        array-append-min-1e4 array-append-min-1e5 array-append-min-1e6 recompute-sorted-1e5
+        recompute-min-1e5 array-append-count-where-1e4 array-append-count-where-1e5
         array-append-count-where-1e6 recompute-count-where-1e5 array-set-element-1000
         array-var-set-element-1000 array-insert-1e4 array-insert-1e5 array-insert-1e6
         array-insert-filter-1e4 array-insert-filter-1e5 array-insert-filter-1e6 recompute-filter-1e5)

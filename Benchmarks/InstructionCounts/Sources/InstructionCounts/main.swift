@@ -29,14 +29,20 @@
 // ObservableArray of 10^5 elements), array-append-count-*, array-append-sum-* and
 // array-append-count-where-* (the same with that aggregate observed instead, at 10^4, 10^5 or
 // 10^6 elements), recompute-sum-1e5 and recompute-count-where-1e5 (an append to a plain array and
-// the aggregate recomputed), array-set-element-1000 (per delivery: one element set, 1,000
-// observers) and array-var-set-element-1000 (the same on a Var<[Int]> of 10^5 elements);
-// array-insert-* (an insertion at a pseudo-random index into an observed ObservableArray of 10^4,
-// 10^5 or 10^6 elements), array-insert-filter-* (the same with a filtered view of the array
-// observed instead) and recompute-filter-1e5 (the same insertion into a plain array, filtered
-// again from scratch).
+// the aggregate recomputed), array-append-sorted-*, array-append-sorted-prefix-* and
+// array-append-min-* (an append of a pseudo-random number to an ObservableArray of 10^4, 10^5 or
+// 10^6 elements with its sorted view, the view's first 10 elements or its least element observed),
+// recompute-sorted-1e5 and recompute-min-1e5 (the same append to a plain array, sorted again or
+// searched for its least element), array-sorted-view-memory-1e6 (prints the bytes per element that
+// a sorted view of 10^6 elements allocates, not a count of instructions), array-set-element-1000
+// (per delivery: one element set, 1,000 observers) and array-var-set-element-1000 (the same on a
+// Var<[Int]> of 10^5 elements); array-insert-* (an insertion at a pseudo-random index into an
+// observed ObservableArray of 10^4, 10^5 or 10^6 elements), array-insert-filter-* (the same with a
+// filtered view of the array observed instead) and recompute-filter-1e5 (the same insertion into a
+// plain array, filtered again from scratch).
 
 import Foundation
+import MallocInfo
 import Messaging
 
 #if canImport(Glibc)
@@ -374,6 +380,41 @@ func size(of scenario: String) -> Int {
 func runCollectionScenario(_ scenario: String, _ count: Int) {
     let receiving = Receiving()
     switch scenario {
+    case _ where scenario.hasPrefix("array-append-sorted-") || scenario.hasPrefix("array-append-min-"):
+        let size = size(of: scenario)
+        let array = ObservableArray(Array(0..<size))
+        let token: ObservationToken
+        if scenario.hasPrefix("array-append-sorted-prefix-") {
+            token = array.sortedView().prefix(10).subscribe { receiving.consume($0.countAfter) }
+        } else if scenario.hasPrefix("array-append-sorted-") {
+            token = array.sortedView().subscribe { receiving.consume($0.countAfter) }
+        } else {
+            token = array.observableMin.subscribe { receiving.consume($0.new ?? 0) }
+        }
+        var random = PseudoRandom()
+        for _ in 0..<count { array.append(random.next(below: 2 * size)) }
+        withExtendedLifetime(token) {}
+    case "recompute-sorted-1e5", "recompute-min-1e5":
+        let size = size(of: scenario)
+        var array = Array(0..<size)
+        var random = PseudoRandom()
+        for _ in 0..<count {
+            array.append(random.next(below: 2 * size))
+            if scenario.hasPrefix("recompute-sorted-") {
+                receiving.consume(array.sorted()[size / 2])
+            } else {
+                receiving.consume(array.min() ?? 0)
+            }
+        }
+    case "array-sorted-view-memory-1e6":
+        let size = size(of: scenario)
+        let array = ObservableArray((0..<size).map { $0 * 7_919 % size })
+        let view = array.sortedView()
+        let before = allocatedBytes()
+        let token = view.subscribe { receiving.consume($0.countAfter) }
+        let after = allocatedBytes()
+        print("sorted view of \(size) Int elements:", Double(after - before) / Double(size), "bytes per element")
+        withExtendedLifetime((token, view)) {}
     case _ where scenario.hasPrefix("array-append-"):
         let size = size(of: scenario)
         let array = ObservableArray(Array(0..<size))
@@ -443,5 +484,16 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
     default:
         print("unknown scenario \(scenario)")
         exit(2)
+    }
+}
+
+/// A small linear congruential generator: the same numbers in every run.
+struct PseudoRandom {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+
+    /// The next number, from 0 up to, not including, `bound`.
+    mutating func next(below bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int(truncatingIfNeeded: state >> 33) % bound
     }
 }
