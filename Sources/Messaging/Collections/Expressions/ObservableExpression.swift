@@ -1,0 +1,182 @@
+/// A formula over observable values, itself observable: its result is recomputed in one step from
+/// the latest values of its sources whenever one of them changes.
+///
+/// Make one from any ``ObservableCache`` whose messages are ``Update``s (a ``Var``, an
+/// ``ArrayFold`` such as ``ObservableArray/observableCount``) and combine expressions with
+/// `+`, `-`, `*`, `/`, unary `-` and the comparisons, with each other or with plain values:
+///
+/// ```swift
+/// let open = ObservableExpression(issues.observableCount { $0.isOpen })
+/// let all = ObservableExpression(issues.observableCount)
+/// let percentOpen = (open * 100).divided(by: all, ifZero: 0)
+/// observer.observe(percentOpen) { update in print("\(update.new)% open") }
+/// ```
+///
+/// The operators are declared only where at least one operand is an `ObservableExpression`, so
+/// they change nothing for arithmetic on plain numbers. ``map(_:)`` and
+/// ``combined(with:_:)`` apply any other function.
+///
+/// ## No state that never existed
+///
+/// An expression observes each of its sources once, however often it uses it: sources are told
+/// apart by identity. When one changes, the expression stores the source's new value and computes
+/// the whole formula from the latest value of every source, so `a - a` is always zero and
+/// `(a * 100) / (a + b)` never mixes an old `a` with a new one, which a combination of two
+/// observations of `a` would show between the two messages. The values are stored under a lock of
+/// the expression's own; the formula runs after unlocking, and its results are sent in the order
+/// of the changes they were computed from: a result computed from older values than one already
+/// sent is dropped. It sends `Update(old, new)` when the result changes, nothing when it stays
+/// equal.
+///
+/// ## Observed or not
+///
+/// Like every standalone transform, it observes its sources only while it is observed itself.
+/// When its first observation starts, it reads each source's latest value; its first result is
+/// computed once all are read, and sent to nobody. While nothing observes it, ``value`` computes
+/// the formula from the sources' latest values each time it is read. It holds its sources
+/// strongly; observing it keeps it and them alive for as long as the observation lasts.
+///
+/// The formula's functions (the operators of `Value`, and the closures of ``map(_:)`` and
+/// ``combined(with:_:)``) run outside every lock of the library, on the thread that delivers the
+/// source's change.
+///
+/// - Complexity: Per change of a source, while observed: O(*n*) for *n* distinct sources, plus
+///   one evaluation of the formula and one send. Combining two expressions is O(*n*) for the
+///   sources of both.
+public final class ObservableExpression<Value: Equatable & Sendable>: ObservableCache, _StandaloneOperator {
+    /// The messenger that sends the result's updates.
+    public let messenger: Messenger<Update<Value>>
+
+    /// The distinct sources, in the order they first appear in the formula.
+    @usableFromInline let _sources: [_ExpressionSource]
+    /// The formula, to compile against any order of sources that includes its own.
+    @usableFromInline let _term: _ExpressionTerm<Value>
+    let _state: _ExpressionState<Value>
+    let _links: [any _AnyOriginLink]
+
+    /// An expression of `sources` whose formula is `term`.
+    @usableFromInline
+    init(_sources sources: [_ExpressionSource], term: _ExpressionTerm<Value>) {
+        let messenger = Messenger<Update<Value>>()
+        let core = messenger._core
+        var indices: [ObjectIdentifier: Int] = [:]
+        for (index, source) in sources.enumerated() { indices[source.id] = index }
+        let state = _ExpressionState<Value>(core: core, sourceCount: sources.count, evaluate: term.compile(indices))
+        self.messenger = messenger
+        _sources = sources
+        _term = term
+        _state = state
+        _links = sources.enumerated().map { index, source in
+            // Always an `_OriginLink`, typed after the source.
+            source.makeLink(state, index) { core.observationCount > 0 } as! any _AnyOriginLink
+        }
+        core.keepAliveWhileObserved(self)
+    }
+
+    /// An expression whose value is the latest value of `source`.
+    ///
+    /// - Parameter source: A cache of updates: a ``Var``, an ``ArrayFold``, another expression.
+    /// - Complexity: O(1).
+    @inlinable
+    public convenience init<Source: ObservableCache & Sendable>(_ source: Source)
+    where Source.Message == Update<Value> {
+        let source = _ExpressionSource(source)
+        let id = source.id
+        self.init(
+            _sources: [source],
+            term: _ExpressionTerm { indices in
+                let index = indices[id]!
+                return { values in values[index] as! Value }
+            })
+    }
+
+    /// An expression whose value is always `value`: it never sends.
+    ///
+    /// - Parameter value: The value.
+    /// - Complexity: O(1).
+    @inlinable
+    public convenience init(constant value: Value) {
+        self.init(_sources: [], term: _ExpressionTerm { _ in { _ in value } })
+    }
+
+    /// The current result.
+    ///
+    /// - Complexity: O(1) while the expression is observed and has its first result; otherwise
+    ///   reading each source's latest value and evaluating the formula.
+    public var value: Value {
+        if let reported = _state.reported { return reported }
+        return _state.evaluate(_sources.map { $0.read() })
+    }
+
+    /// The current result as an update whose `old` and `new` are equal, as ``Var`` gives.
+    ///
+    /// - Complexity: As ``value``.
+    public var latestMessage: Update<Value> {
+        let value = value
+        return Update(value, value)
+    }
+
+    /// An expression whose value is `transform` applied to this one's.
+    ///
+    /// ```swift
+    /// let label = ObservableExpression(count).map { "\($0) items" }
+    /// ```
+    ///
+    /// - Parameter transform: A function of the value; it runs outside every lock.
+    /// - Returns: The new expression, with the same sources.
+    /// - Complexity: O(*n*) for *n* sources.
+    @inlinable
+    public func map<Result>(
+        _ transform: @escaping @Sendable (Value) -> Result
+    ) -> ObservableExpression<Result> {
+        let term = _term
+        return ObservableExpression<Result>(
+            _sources: _sources,
+            term: _ExpressionTerm { indices in
+                let evaluate = term.compile(indices)
+                return { values in transform(evaluate(values)) }
+            })
+    }
+
+    /// An expression whose value is `combine` applied to this one's and `other`'s, computed from
+    /// the latest values of the sources of both, each source observed once.
+    ///
+    /// - Parameters:
+    ///   - other: The other expression.
+    ///   - combine: A function of the two values; it runs outside every lock.
+    /// - Returns: The new expression.
+    /// - Complexity: O(*n*) for the *n* sources of both.
+    @inlinable
+    public func combined<Other, Result>(
+        with other: ObservableExpression<Other>,
+        _ combine: @escaping @Sendable (Value, Other) -> Result
+    ) -> ObservableExpression<Result> {
+        let lhs = _term
+        let rhs = other._term
+        return ObservableExpression<Result>(
+            _sources: _ExpressionSource.union(_sources, other._sources),
+            term: _ExpressionTerm { indices in
+                let left = lhs.compile(indices)
+                let right = rhs.compile(indices)
+                return { values in combine(left(values), right(values)) }
+            })
+    }
+
+    @usableFromInline
+    func _observedChanged() {
+        _updateLinks()
+        let core = messenger._core
+        _state.forgetIfUnobserved { core.observationCount == 0 }
+    }
+
+    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
+        for link in _links { body(link) }
+    }
+
+    /// A source that dies ends nothing: its latest value stays part of the formula.
+    var _endsWhenAnOriginDies: Bool { false }
+}
+
+// The sources and the formula are immutable and `Sendable`; the latest values are guarded by the
+// state's lock, the result by the messenger's, and each link guards its own observation.
+extension ObservableExpression: @unchecked Sendable {}
