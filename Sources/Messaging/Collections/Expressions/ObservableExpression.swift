@@ -6,10 +6,10 @@
 /// `+`, `-`, `*`, `/`, unary `-` and the comparisons, with each other or with plain values:
 ///
 /// ```swift
-/// let open = ObservableExpression(issues.observableCount { $0.isOpen })
-/// let all = ObservableExpression(issues.observableCount)
-/// let percentOpen = (open * 100).divided(by: all, ifZero: 0)
-/// observer.observe(percentOpen) { update in print("\(update.new)% open") }
+/// let used = ObservableExpression(usedSpace)       // a Var<Int>
+/// let free = ObservableExpression(freeSpace)       // another
+/// let percentUsed = (used * 100).divided(by: used + free, ifZero: 0)
+/// observer.observe(percentUsed) { update in print("\(update.new)% used") }
 /// ```
 ///
 /// The operators are declared only where at least one operand is an `ObservableExpression`, so
@@ -27,6 +27,11 @@
 /// of the changes they were computed from: a result computed from older values than one already
 /// sent is dropped. It sends `Update(old, new)` when the result changes, nothing when it stays
 /// equal.
+///
+/// Two sources that change on one edit are still two sources: two folds of one array (its count
+/// and a count of some of its elements, say) each report the edit in turn, and between the two
+/// the formula sees one new value and one old. Numbers that must agree belong in one fold, whose
+/// result an expression can then map.
 ///
 /// ## Observed or not
 ///
