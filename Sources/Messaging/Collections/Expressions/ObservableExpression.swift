@@ -3,7 +3,7 @@
 ///
 /// Make one from any ``ObservableCache`` whose messages are ``Update``s (a ``Var``, an
 /// ``ArrayFold`` such as ``ObservableArray/observableCount``) and combine expressions with
-/// `+`, `-`, `*`, `/`, unary `-` and the comparisons, with each other or with plain values:
+/// `+`, `-`, `*`, `/` and unary `-`, with each other or with plain values:
 ///
 /// ```swift
 /// let used = ObservableExpression(usedSpace)       // a Var<Int>
