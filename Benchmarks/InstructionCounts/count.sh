@@ -22,7 +22,7 @@ if ((${#scenarios[@]} == 0)); then
         array-append-1e5 array-append-count-1e5 array-append-sum-1e4 array-append-sum-1e5 array-append-sum-1e6
         recompute-sum-1e5 array-append-count-where-1e4 array-append-count-where-1e5
         array-append-count-where-1e6 recompute-count-where-1e5 array-set-element-1000
-        array-var-set-element-1000)
+        array-var-set-element-1000 array-append-concatenated-1e5 expression-var-set-2)
 fi
 
 instructions() {

@@ -30,7 +30,10 @@
 // array-append-count-where-* (the same with that aggregate observed instead, at 10^4, 10^5 or
 // 10^6 elements), recompute-sum-1e5 and recompute-count-where-1e5 (an append to a plain array and
 // the aggregate recomputed), array-set-element-1000 (per delivery: one element set, 1,000
-// observers) and array-var-set-element-1000 (the same on a Var<[Int]> of 10^5 elements).
+// observers) and array-var-set-element-1000 (the same on a Var<[Int]> of 10^5 elements);
+// array-append-concatenated-1e5 (an append to the second of two arrays of 10^5 elements whose
+// concatenation is observed), expression-var-set-2 (per update: a Var set that feeds an
+// observed expression of two variables, `a + b`; compare with var-set and combine-latest-2).
 
 import Foundation
 import Messaging
@@ -307,7 +310,7 @@ func run(_ scenario: String, _ count: Int) {
             second.send(value)
         }
         withExtendedLifetime((observer, zipped)) {}
-    case _ where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-"):
+    case _ where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-") || scenario.hasPrefix("expression-"):
         runCollectionScenario(scenario, count)
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
@@ -359,6 +362,19 @@ func size(of scenario: String) -> Int {
 func runCollectionScenario(_ scenario: String, _ count: Int) {
     let receiving = Receiving()
     switch scenario {
+    case "array-append-concatenated-1e5":
+        let first = ObservableArray(Array(0..<100_000))
+        let second = ObservableArray(Array(0..<100_000))
+        let token = first.concatenated(with: second).subscribe { receiving.consume($0.countAfter) }
+        for value in 0..<count { second.append(value) }
+        withExtendedLifetime(token) {}
+    case "expression-var-set-2":
+        let a = Var(0)
+        let b = Var(1)
+        let sum = ObservableExpression(a) + ObservableExpression(b)
+        let token = sum.subscribe { receiving.consume($0.new) }
+        for value in 0..<count { a.value = value &+ 1 }
+        withExtendedLifetime(token) {}
     case _ where scenario.hasPrefix("array-append-"):
         let size = size(of: scenario)
         let array = ObservableArray(Array(0..<size))
