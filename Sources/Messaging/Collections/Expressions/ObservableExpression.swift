@@ -56,24 +56,40 @@ public final class ObservableExpression<Value: Equatable & Sendable>: Observable
     @usableFromInline let _sources: [_ExpressionSource]
     /// The formula, to compile against any order of sources that includes its own.
     @usableFromInline let _term: _ExpressionTerm<Value>
-    let _state: _ExpressionState<Value>
+    @usableFromInline let _state: _ExpressionState<Value>
     let _links: [any _AnyOriginLink]
 
     /// An expression of `sources` whose formula is `term`.
-    @usableFromInline
-    init(_sources sources: [_ExpressionSource], term: _ExpressionTerm<Value>) {
+    ///
+    /// The state and what the links call are made here, in the client's code, where they are
+    /// specialized for the value's type.
+    @inlinable
+    convenience init(_sources sources: [_ExpressionSource], term: _ExpressionTerm<Value>) {
         let messenger = Messenger<Update<Value>>()
-        let core = messenger._core
         var indices: [ObjectIdentifier: Int] = [:]
         for (index, source) in sources.enumerated() { indices[source.id] = index }
-        let state = _ExpressionState<Value>(core: core, sourceCount: sources.count, evaluate: term.compile(indices))
+        let state = _ExpressionState<Value>(
+            core: messenger._core, sourceCount: sources.count, evaluate: term.compile(indices))
+        self.init(
+            _sources: sources, term: term, messenger: messenger, state: state, inputs: _ExpressionInputs(state))
+    }
+
+    @usableFromInline
+    init(
+        _sources sources: [_ExpressionSource],
+        term: _ExpressionTerm<Value>,
+        messenger: Messenger<Update<Value>>,
+        state: _ExpressionState<Value>,
+        inputs: _ExpressionInputs
+    ) {
+        let core = messenger._core
         self.messenger = messenger
         _sources = sources
         _term = term
         _state = state
         _links = sources.enumerated().map { index, source in
             // Always an `_OriginLink`, typed after the source.
-            source.makeLink(state, index) { core.observationCount > 0 } as! any _AnyOriginLink
+            source.makeLink(inputs, index) { core.observationCount > 0 } as! any _AnyOriginLink
         }
         core.keepAliveWhileObserved(self)
     }

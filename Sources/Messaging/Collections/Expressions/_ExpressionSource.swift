@@ -8,7 +8,7 @@ struct _ExpressionSource: Sendable {
     @usableFromInline let read: @Sendable () -> any Sendable
     /// Makes the link (an ``_OriginLink``) that observes the source for the state's input at the
     /// index, while the closure says the expression is observed.
-    @usableFromInline let makeLink: @Sendable (any _ExpressionInputs, Int, @escaping () -> Bool) -> AnyObject
+    @usableFromInline let makeLink: @Sendable (_ExpressionInputs, Int, @escaping () -> Bool) -> AnyObject
 
     @inlinable
     init<Source: ObservableCache & Sendable, Value: Sendable>(_ source: Source)
@@ -21,15 +21,15 @@ struct _ExpressionSource: Sendable {
                 messengerOf: { $0.messenger },
                 isObserved: isObserved,
                 handler: { update, author, isolation in
-                    inputs.receive(update.new, at: index, ifReceivedCountIs: nil, author: author, isolation: isolation)
+                    inputs.receive(update.new, index, nil, author, isolation)
                 },
                 starter: { origin, observation, messenger in
-                    let received = inputs.receivedCount(at: index)
+                    let received = inputs.receivedCount(index)
                     messenger._core.insert(observation)
                     // Read after observing, so that nothing sent meanwhile is missed; stored only
                     // if no update came in meanwhile.
                     let latest = origin.latestMessage.new
-                    inputs.receive(latest, at: index, ifReceivedCountIs: received, author: origin, isolation: nil)
+                    inputs.receive(latest, index, received, origin, nil)
                 }
             )
         }

@@ -1,13 +1,24 @@
-/// What a source's link tells an ``ObservableExpression``'s state, whatever the value's type.
+/// What a source's link tells an ``ObservableExpression``'s state, whatever the value's type:
+/// closures made where the state's type is known, so that they run specialized for it.
 @usableFromInline
-protocol _ExpressionInputs: AnyObject, Sendable {
-    /// How many values the source at `index` sent.
-    func receivedCount(at index: Int) -> UInt64
-    /// Stores the value of the source at `index` (if `received` is `nil` or still its count of
+final class _ExpressionInputs: Sendable {
+    /// How many values the source at an index sent.
+    @usableFromInline let receivedCount: @Sendable (_ index: Int) -> UInt64
+    /// Stores the value of the source at an index (if the count is `nil` or still its count of
     /// values received) and, once every source has a value, computes and reports the result.
-    func receive(
-        _ value: any Sendable, at index: Int, ifReceivedCountIs received: UInt64?, author: AnyObject,
-        isolation: (any Actor)?)
+    @usableFromInline let receive:
+        @Sendable (
+            _ value: any Sendable, _ index: Int, _ ifReceivedCountIs: UInt64?, _ author: AnyObject,
+            _ isolation: (any Actor)?
+        ) -> Void
+
+    @inlinable
+    init<Value>(_ state: _ExpressionState<Value>) {
+        receivedCount = { index in state.receivedCount(at: index) }
+        receive = { value, index, received, author, isolation in
+            state.receive(value, at: index, ifReceivedCountIs: received, author: author, isolation: isolation)
+        }
+    }
 }
 
 /// The latest values of an ``ObservableExpression``'s sources, and its last result.
@@ -16,23 +27,25 @@ protocol _ExpressionInputs: AnyObject, Sendable {
 /// `_lock`, a leaf but for the messenger's lock, which ``forgetIfUnobserved(_:)`` takes under it.
 /// The last result and its version are guarded by the lock of the expression's messenger, so that
 /// storing a result and ordering its update are one step; no user code runs under either.
-final class _ExpressionState<Value: Equatable & Sendable>: _ExpressionInputs, @unchecked Sendable {
-    let _lock = _Lock()
-    let _core: _MessengerCore<Update<Value>>
-    let evaluate: @Sendable ([any Sendable]) -> Value
+@usableFromInline
+final class _ExpressionState<Value: Equatable & Sendable>: @unchecked Sendable {
+    @usableFromInline let _lock = _Lock()
+    @usableFromInline let _core: _MessengerCore<Update<Value>>
+    @usableFromInline let evaluate: @Sendable ([any Sendable]) -> Value
     /// Guarded by `_lock`.
-    var _values: [any Sendable]
-    var _hasValue: [Bool]
-    var _received: [UInt64]
-    var _missing: Int
+    @exclusivity(unchecked) @usableFromInline var _values: [any Sendable]
+    @exclusivity(unchecked) @usableFromInline var _hasValue: [Bool]
+    @exclusivity(unchecked) @usableFromInline var _received: [UInt64]
+    @exclusivity(unchecked) @usableFromInline var _missing: Int
     /// Counts the values stored and the ends of observation; a result carries the version of the
     /// values it was computed from.
-    var _version: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var _version: UInt64 = 0
     /// Guarded by the messenger's lock: the last result, `nil` until the first result after
     /// observing starts; the version of the values it was computed from.
-    var _reported: Value?
-    var _reportedVersion: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var _reported: Value?
+    @exclusivity(unchecked) @usableFromInline var _reportedVersion: UInt64 = 0
 
+    @inlinable
     init(core: _MessengerCore<Update<Value>>, sourceCount: Int, evaluate: @escaping @Sendable ([any Sendable]) -> Value)
     {
         _core = core
@@ -44,14 +57,17 @@ final class _ExpressionState<Value: Equatable & Sendable>: _ExpressionInputs, @u
     }
 
     /// The last result while observed, once there is one.
+    @inlinable
     var reported: Value? {
         _core.withLock { _reported }
     }
 
+    @inlinable
     func receivedCount(at index: Int) -> UInt64 {
         _lock.withLock { _received[index] }
     }
 
+    @inlinable
     func receive(
         _ value: any Sendable, at index: Int, ifReceivedCountIs received: UInt64?, author: AnyObject,
         isolation: (any Actor)?
@@ -78,6 +94,7 @@ final class _ExpressionState<Value: Equatable & Sendable>: _ExpressionInputs, @u
 
     /// Stores `new` as the result and sends the update, unless a result of newer values was
     /// stored already; the first result after observing starts is stored without an update.
+    @inlinable
     func report(_ new: Value, version: UInt64, author: AnyObject, isolation: (any Actor)?) {
         _core.sendChange(
             author: author, checksChange: true, isolation: isolation, isUnchanged: { $0.old == $0.new },
@@ -98,6 +115,7 @@ final class _ExpressionState<Value: Equatable & Sendable>: _ExpressionInputs, @u
     /// compute the formula from the sources, and a result computed before is never stored.
     ///
     /// `isUnobserved` takes the messenger's lock, which is never held while this lock is taken.
+    @inlinable
     func forgetIfUnobserved(_ isUnobserved: () -> Bool) {
         let count = _values.count
         var forgotten: ([any Sendable], Value?) = ([], nil)
@@ -120,4 +138,8 @@ final class _ExpressionState<Value: Equatable & Sendable>: _ExpressionInputs, @u
 }
 
 /// The value of a source that has not sent one yet.
-struct _NoValue: Sendable {}
+@usableFromInline
+struct _NoValue: Sendable {
+    @inlinable
+    init() {}
+}
