@@ -31,7 +31,7 @@ struct ObservableExpressionTests {
     @Test func aSumFollowsBothSources() {
         let a = Var(1)
         let b = Var(2)
-        let sum = ObservableExpression(a) + ObservableExpression(b)
+        let sum = ObservableExpression(a).adding(ObservableExpression(b))
         #expect(sum.value == 3)
         let recorder = ExpressionRecorder(sum)
         a.value = 10
@@ -44,8 +44,8 @@ struct ObservableExpressionTests {
     @Test func anExpressionThatUsesASourceTwiceObservesItOnceAndNeverShowsAMix() {
         let a = Var(4)
         let x = ObservableExpression(a)
-        let zero = x - x
-        let twice = ObservableExpression(a) + ObservableExpression(a)  // two wrappings, one source
+        let zero = x.subtracting(x)
+        let twice = ObservableExpression(a).adding(ObservableExpression(a))  // two wrappings, one source
         let zeros = ExpressionRecorder(zero)
         let doubles = ExpressionRecorder(twice)
         #expect(a.messenger.observationCount == 2)  // one per expression, not one per use
@@ -61,7 +61,8 @@ struct ObservableExpressionTests {
         let open = Var(1)
         let closed = Var(1)
         let percentage =
-            (ObservableExpression(open) * 100) / (ObservableExpression(open) + ObservableExpression(closed))
+            ObservableExpression(open).multiplied(by: 100).divided(
+                by: ObservableExpression(open).adding(ObservableExpression(closed)))
         let recorder = ExpressionRecorder(percentage)
         open.value = 3  // 300 / 4
         closed.value = 0  // 300 / 3
@@ -73,14 +74,14 @@ struct ObservableExpressionTests {
     @Test func constantsAndUnaryMinusCombineWithExpressions() {
         let a = Var(6)
         let e = ObservableExpression(a)
-        #expect((e + 1).value == 7 && (1 + e).value == 7)
-        #expect((e - 1).value == 5 && (10 - e).value == 4)
-        #expect((e * 2).value == 12 && (2 * e).value == 12)
-        #expect((e / 4).value == 1 && (12 / e).value == 2)
-        #expect((-e).value == -6)
+        #expect(e.adding(1).value == 7 && e.adding(e).value == 12)
+        #expect(e.subtracting(1).value == 5 && e.subtracting(e).value == 0)
+        #expect(e.multiplied(by: 2).value == 12 && e.multiplied(by: e).value == 36)
+        #expect(e.divided(by: 4).value == 1 && e.divided(by: e).value == 1)
+        #expect(e.negated().value == -6)
         #expect(ObservableExpression(constant: 3).value == 3)
         #expect(e.map { "\($0)" }.value == "6")
-        // Plain numbers are untouched by the operators.
+        // Plain arithmetic is untouched.
         let plain = 1 + 2 * 3 - 4 / 2
         #expect(plain == 5)
     }
@@ -97,14 +98,14 @@ struct ObservableExpressionTests {
         #expect(recorder.take() == [Update(-1, 1), Update(1, 3), Update(3, -1)])
         let x = Var(1.0)
         let y = Var(0.0)
-        #expect((ObservableExpression(x) / ObservableExpression(y)).value == .infinity)
+        #expect(ObservableExpression(x).divided(by: ObservableExpression(y)).value == .infinity)
     }
 
     @Test func aFoldsCountIsASource() {
         let issues = ObservableArray([true, false, true])
         let open = ObservableExpression(issues.observableCount { $0 })
         let all = ObservableExpression(issues.observableCount)
-        let percentOpen = (open * 100).divided(by: all, ifZero: 0)
+        let percentOpen = open.multiplied(by: 100).divided(by: all, ifZero: 0)
         let recorder = ExpressionRecorder(percentOpen)
         #expect(percentOpen.value == 66)
         issues.append(false)
@@ -114,7 +115,7 @@ struct ObservableExpressionTests {
 
     @Test func replayingStartsFromTheCurrentResult() {
         let a = Var(2)
-        let square = ObservableExpression(a) * ObservableExpression(a)
+        let square = ObservableExpression(a).multiplied(by: ObservableExpression(a))
         let recorder = ExpressionRecorder(square, replayingLatest: true)
         a.value = 3
         #expect(recorder.take() == [Update(4, 4), Update(4, 9)])
@@ -123,7 +124,7 @@ struct ObservableExpressionTests {
     @Test func itObservesItsSourcesOnlyWhileObservedAndStartsAgainFromTheirValues() {
         let a = Var(1)
         let b = Var(1)
-        let sum = ObservableExpression(a) + ObservableExpression(b)
+        let sum = ObservableExpression(a).adding(ObservableExpression(b))
         var recorder: ExpressionRecorder<Int>? = ExpressionRecorder(sum)
         #expect(a.messenger.observationCount == 1 && b.messenger.observationCount == 1)
         recorder = nil
@@ -143,7 +144,7 @@ struct ObservableExpressionTests {
         do {
             let a = Var(1)
             let b = Var(2)
-            let sum = ObservableExpression(a) + ObservableExpression(b)
+            let sum = ObservableExpression(a).adding(ObservableExpression(b))
             weakA = a
             weakB = b
             weakSum = sum
@@ -164,7 +165,7 @@ struct ObservableExpressionTests {
         let a = Var(1)
         var recorder: ExpressionRecorder<Int>?
         do {
-            let sum = ObservableExpression(a) + 1
+            let sum = ObservableExpression(a).adding(1)
             weakSum = sum
             recorder = ExpressionRecorder(sum)
         }
@@ -181,8 +182,8 @@ struct ObservableExpressionTests {
         let x = ObservableExpression(a)
         let y = ObservableExpression(b)
         // Always zero if `a` is read once per result; odd results would mix two values of `a`.
-        let zero = x * 2 - x - x
-        let formula = x * 1000 + y
+        let zero = x.multiplied(by: 2).subtracting(x).subtracting(x)
+        let formula = x.multiplied(by: 1000).adding(y)
         let zeros = ExpressionRecorder(zero)
         let results = ExpressionRecorder(formula)
         let finished = runOnThreads(8) { thread in
@@ -226,13 +227,13 @@ struct ObservableExpressionModelTests {
         let b = ObservableExpression(vars[1])
         let c = ObservableExpression(vars[2])
         let formulas: [(ObservableExpression<Int>, ([Int]) -> Int)] = [
-            (a - a, { _ in 0 }),
-            (a * 3 + b - c, { $0[0] * 3 + $0[1] - $0[2] }),
+            (a.subtracting(a), { _ in 0 }),
+            (a.multiplied(by: 3).adding(b).subtracting(c), { $0[0] * 3 + $0[1] - $0[2] }),
             (
-                (a * 100).divided(by: a + b + c, ifZero: -1),
+                a.multiplied(by: 100).divided(by: a.adding(b).adding(c), ifZero: -1),
                 { v in v.reduce(0, +) == 0 ? -1 : v[0] * 100 / v.reduce(0, +) }
             ),
-            (-(a * b) + c * c, { -($0[0] * $0[1]) + $0[2] * $0[2] }),
+            (a.multiplied(by: b).negated().adding(c.multiplied(by: c)), { -($0[0] * $0[1]) + $0[2] * $0[2] }),
             (a.combined(with: b.map { $0 % 5 }) { max($0, $1) }, { max($0[0], $0[1] % 5) }),
         ]
         var recorders = formulas.map { ExpressionRecorder($0.0) }

@@ -33,7 +33,7 @@
 // observers) and array-var-set-element-1000 (the same on a Var<[Int]> of 10^5 elements);
 // array-append-concatenated-1e5 (an append to the second of two arrays of 10^5 elements whose
 // concatenation is observed), expression-var-set-2 (per update: a Var set that feeds an
-// observed expression of two variables, `a + b`; compare with var-set and combine-latest-2).
+// observed expression of two variables, their sum; compare with var-set and combine-latest-2).
 
 import Foundation
 import Messaging
@@ -371,7 +371,7 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
     case "expression-var-set-2":
         let a = Var(0)
         let b = Var(1)
-        let sum = ObservableExpression(a) + ObservableExpression(b)
+        let sum = ObservableExpression(a).adding(ObservableExpression(b))
         let token = sum.subscribe { receiving.consume($0.new) }
         for value in 0..<count { a.value = value &+ 1 }
         withExtendedLifetime(token) {}

@@ -3,25 +3,27 @@
 ///
 /// Make one from any ``ObservableCache`` whose messages are ``Update``s (a ``Var``, an
 /// ``ArrayFold`` such as ``ObservableArray/observableCount``) and combine expressions with
-/// `+`, `-`, `*`, `/` and unary `-`, with each other or with plain values:
+/// `adding(_:)`, `subtracting(_:)`, `multiplied(by:)`, `divided(by:)`, ``negated()`` and
+/// ``divided(by:ifZero:)``, with each other or with plain values:
 ///
 /// ```swift
 /// let used = ObservableExpression(usedSpace)       // a Var<Int>
 /// let free = ObservableExpression(freeSpace)       // another
-/// let percentUsed = (used * 100).divided(by: used + free, ifZero: 0)
+/// let percentUsed = used.multiplied(by: 100).divided(by: used.adding(free), ifZero: 0)
 /// observer.observe(percentUsed) { update in print("\(update.new)% used") }
 /// ```
 ///
-/// The operators are declared only where at least one operand is an `ObservableExpression`, so
-/// they change nothing for arithmetic on plain numbers. ``map(_:)`` and
-/// ``combined(with:_:)`` apply any other function.
+/// The arithmetic is spelled as methods, not operators: an operator, even one that needs an
+/// expression operand, is weighed by the type checker in every arithmetic expression of every
+/// file that imports the module, and slowed type-checking plain `Int` arithmetic measurably.
+/// ``map(_:)`` and ``combined(with:_:)`` apply any other function.
 ///
 /// ## No state that never existed
 ///
 /// An expression observes each of its sources once, however often it uses it: sources are told
 /// apart by identity. When one changes, the expression stores the source's new value and computes
-/// the whole formula from the latest value of every source, so `a - a` is always zero and
-/// `(a * 100) / (a + b)` never mixes an old `a` with a new one, which a combination of two
+/// the whole formula from the latest value of every source, so `a.subtracting(a)` is always zero
+/// and `a.multiplied(by: 100).divided(by: a.adding(b))` never mixes an old `a` with a new one, which a combination of two
 /// observations of `a` would show between the two messages. The values are stored under a lock of
 /// the expression's own; the formula runs after unlocking, and its results are sent in the order
 /// of the changes they were computed from: a result computed from older values than one already
@@ -41,7 +43,7 @@
 /// the formula from the sources' latest values each time it is read. It holds its sources
 /// strongly; observing it keeps it and them alive for as long as the observation lasts.
 ///
-/// The formula's functions (the operators of `Value`, and the closures of ``map(_:)`` and
+/// The formula's functions (the arithmetic of `Value`, and the closures of ``map(_:)`` and
 /// ``combined(with:_:)``) run outside every lock of the library, on the thread that delivers the
 /// source's change.
 ///
