@@ -39,7 +39,10 @@
 // Var<[Int]> of 10^5 elements); array-insert-* (an insertion at a pseudo-random index into an
 // observed ObservableArray of 10^4, 10^5 or 10^6 elements), array-insert-filter-* (the same with a
 // filtered view of the array observed instead) and recompute-filter-1e5 (the same insertion into a
-// plain array, filtered again from scratch).
+// plain array, filtered again from scratch); array-append-concatenated-1e5 (an append to the second
+// of two arrays of 10^5 elements whose concatenation is observed), expression-var-set-2 (per update:
+// a Var set that feeds an observed expression of two variables, their sum; compare with var-set and
+// combine-latest-2).
 
 import Foundation
 import MallocInfo
@@ -317,7 +320,7 @@ func run(_ scenario: String, _ count: Int) {
             second.send(value)
         }
         withExtendedLifetime((observer, zipped)) {}
-    case _ where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-"):
+    case _ where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-") || scenario.hasPrefix("expression-"):
         runCollectionScenario(scenario, count)
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
@@ -415,6 +418,19 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
         let after = allocatedBytes()
         print("sorted view of \(size) Int elements:", Double(after - before) / Double(size), "bytes per element")
         withExtendedLifetime((token, view)) {}
+    case "array-append-concatenated-1e5":
+        let first = ObservableArray(Array(0..<100_000))
+        let second = ObservableArray(Array(0..<100_000))
+        let token = first.concatenated(with: second).subscribe { receiving.consume($0.countAfter) }
+        for value in 0..<count { second.append(value) }
+        withExtendedLifetime(token) {}
+    case "expression-var-set-2":
+        let a = Var(0)
+        let b = Var(1)
+        let sum = ObservableExpression(a).adding(ObservableExpression(b))
+        let token = sum.subscribe { receiving.consume($0.new) }
+        for value in 0..<count { a.value = value &+ 1 }
+        withExtendedLifetime(token) {}
     case _ where scenario.hasPrefix("array-append-"):
         let size = size(of: scenario)
         let array = ObservableArray(Array(0..<size))
