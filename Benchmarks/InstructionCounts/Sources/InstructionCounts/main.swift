@@ -365,6 +365,11 @@ struct PseudoRandom {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Int(truncatingIfNeeded: state >> 33)
     }
+
+    /// The next number, from 0 up to, not including, `bound`.
+    mutating func next(below bound: Int) -> Int {
+        next() % bound
+    }
 }
 
 /// The size at the end of a collection scenario's name: `-1e4`, `-1e5` or `-1e6`.
@@ -394,13 +399,13 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
         } else {
             token = array.observableMin.subscribe { receiving.consume($0.new ?? 0) }
         }
-        var random = PseudoRandom()
+        var random = PseudoRandom(state: 0x2545_F491_4F6C_DD1D)
         for _ in 0..<count { array.append(random.next(below: 2 * size)) }
         withExtendedLifetime(token) {}
     case "recompute-sorted-1e5", "recompute-min-1e5":
         let size = size(of: scenario)
         var array = Array(0..<size)
-        var random = PseudoRandom()
+        var random = PseudoRandom(state: 0x2545_F491_4F6C_DD1D)
         for _ in 0..<count {
             array.append(random.next(below: 2 * size))
             if scenario.hasPrefix("recompute-sorted-") {
@@ -500,16 +505,5 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
     default:
         print("unknown scenario \(scenario)")
         exit(2)
-    }
-}
-
-/// A small linear congruential generator: the same numbers in every run.
-struct PseudoRandom {
-    var state: UInt64 = 0x2545_F491_4F6C_DD1D
-
-    /// The next number, from 0 up to, not including, `bound`.
-    mutating func next(below bound: Int) -> Int {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Int(truncatingIfNeeded: state >> 33) % bound
     }
 }
