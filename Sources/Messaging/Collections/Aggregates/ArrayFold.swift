@@ -168,19 +168,12 @@ public final class ArrayFold<Element: Sendable, Result: Equatable & Sendable>: O
         adding: (Result, Element) -> Result,
         removing: (Result, Element) -> Result
     ) -> Result {
+        // Each modification's replaced elements come out, then its inserted ones go in, read where
+        // the change stores them: no modification value is made for them.
         var result = result
-        for modification in change.modifications {
-            switch modification {
-            case .insert(let element, _):
-                result = adding(result, element)
-            case .remove(let element, _):
-                result = removing(result, element)
-            case .replace(let old, let new, _):
-                result = adding(removing(result, old), new)
-            case .replaceSlice(let old, _, let new):
-                for element in old { result = removing(result, element) }
-                for element in new { result = adding(result, element) }
-            }
+        for span in change._spans {
+            for position in span.oldRange { result = removing(result, change._old[position]) }
+            for position in span.newRange { result = adding(result, change._new[position]) }
         }
         return result
     }

@@ -15,9 +15,7 @@ extension ArrayChange {
         precondition(
             index >= 0 && index <= contents.count,
             "ArrayChange: the insertion index \(index) is out of range 0...\(contents.count)")
-        self.init(countBefore: contents.count)
-        _new.append(element)
-        _closeSpan(at: index)
+        self.init(_countBefore: contents.count, offset: index, old: [], new: [element])
     }
 
     /// The change of `contents.insert(contentsOf: elements, at: index)`: one insertion of all of
@@ -72,9 +70,7 @@ extension ArrayChange {
         precondition(
             index >= 0 && index < contents.count,
             "ArrayChange: the index \(index) is out of range 0..<\(contents.count)")
-        self.init(countBefore: contents.count)
-        _old.append(contents[index])
-        _closeSpan(at: index)
+        self.init(_countBefore: contents.count, offset: index, old: [contents[index]], new: [])
     }
 
     /// The change of `contents.removeSubrange(range)`: one removal of the elements in `range`, or no
@@ -135,10 +131,7 @@ extension ArrayChange {
         precondition(
             index >= 0 && index < contents.count,
             "ArrayChange: the index \(index) is out of range 0..<\(contents.count)")
-        self.init(countBefore: contents.count)
-        _old.append(contents[index])
-        _new.append(element)
-        _closeSpan(at: index)
+        self.init(_countBefore: contents.count, offset: index, old: [contents[index]], new: [element])
     }
 
     /// The change of moving the element at `source` so that it ends at `destination`, as

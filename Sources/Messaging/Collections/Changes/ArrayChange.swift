@@ -170,6 +170,22 @@ extension ArrayChange {
         }
     }
 
+    /// The change of one modification that replaces `old`, at `offset` in the `countBefore`
+    /// elements before the change, with `new`. The caller checks that it fits and is not empty.
+    ///
+    /// The one-element edits make their changes this way: each array is allocated once, at its
+    /// size, instead of growing from empty.
+    ///
+    /// - Complexity: O(1) beyond the arrays given.
+    @inlinable
+    init(_countBefore countBefore: Int, offset: Int, old: [Element], new: [Element]) {
+        _countBefore = countBefore
+        _countAfter = countBefore - old.count + new.count
+        _spans = [_ArraySpan(offset: offset, oldStart: 0, oldCount: old.count, newStart: 0, newCount: new.count)]
+        _old = old
+        _new = new
+    }
+
     /// Ends the modification whose elements were appended to `_old` and `_new` since the previous
     /// one: it starts at `offset` in the contents before the change.
     ///
