@@ -28,10 +28,14 @@ public final class ArrayExtremum<Element: Equatable & Sendable>: ObservableCache
     /// The messenger that sends the extreme element's updates.
     public let messenger: Messenger<Update<Element?>>
 
-    /// The array whose extreme element the observable follows.
+    /// The array whose extreme element the observable follows (for the extreme of a
+    /// ``FilteredArrayView``, the filtered array: only the elements the filter includes count).
     public let array: ObservableArray<Element>
 
     @usableFromInline let _areInIncreasingOrder: @Sendable (Element, Element) -> Bool
+    /// The filter of an extreme of a ``FilteredArrayView``: only the elements it includes count.
+    /// `nil` for all of them.
+    @usableFromInline let _isIncluded: (@Sendable (Element) -> Bool)?
     @usableFromInline let _state: _SortedViewState<Element>
     @usableFromInline let _link: _OriginLink<ObservableArray<Element>, ArrayChange<Element>>
 
@@ -48,20 +52,31 @@ public final class ArrayExtremum<Element: Equatable & Sendable>: ObservableCache
         leastOf array: ObservableArray<Element>,
         by areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool
     ) {
+        self.init(leastOf: array, isIncluded: nil, by: areInIncreasingOrder)
+    }
+
+    /// Makes an observable of the least element by `areInIncreasingOrder` among the elements of
+    /// `array` that `isIncluded` includes (all of them if it is `nil`).
+    @inlinable
+    convenience init(
+        leastOf array: ObservableArray<Element>,
+        isIncluded: (@Sendable (Element) -> Bool)?,
+        by areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool
+    ) {
         // The handler and the starter are made here, in the client's code, where they are
         // specialized for its element type.
         let messenger = Messenger<Update<Element?>>()
         let state = _SortedViewState<Element>()
         let core = messenger._core
         self.init(
-            _array: array, by: areInIncreasingOrder, messenger: messenger, state: state,
+            _array: array, isIncluded: isIncluded, by: areInIncreasingOrder, messenger: messenger, state: state,
             handler: { change, author, isolation in
                 guard let (tree, epoch) = state.treeOrQueue(change) else { return }
                 // Only this handler changes the tree: reading it here, outside the lock, is safe.
                 let old = tree.first
                 guard
                     _SortedViewState._apply(
-                        change, to: tree, limit: 0, by: areInIncreasingOrder,
+                        change, to: tree, limit: 0, by: areInIncreasingOrder, isIncluded: isIncluded,
                         locked: { state.mutate(ifEpochIs: epoch, $0) }) != nil
                 else { return }
                 let new = tree.first
@@ -82,12 +97,13 @@ public final class ArrayExtremum<Element: Equatable & Sendable>: ObservableCache
                 withExtendedLifetime(replaced) {}  // what the seeding replaced is released after both locks
                 guard let contents else { return }
                 // The tree is nobody else's until it is stored: no lock needed to change it.
-                let tree = _SortedCountedTree(sorted: contents.sorted(by: areInIncreasingOrder))
+                let included = isIncluded.map { contents.filter($0) } ?? contents
+                let tree = _SortedCountedTree(sorted: included.sorted(by: areInIncreasingOrder))
                 while let queued = state.finishSeeding(tree, ifEpochIs: epoch) {
                     for change in queued {
                         let old = tree.first
                         _ = _SortedViewState._apply(
-                            change, to: tree, limit: 0, by: areInIncreasingOrder,
+                            change, to: tree, limit: 0, by: areInIncreasingOrder, isIncluded: isIncluded,
                             locked: { body in
                                 body()
                                 return true
@@ -105,6 +121,7 @@ public final class ArrayExtremum<Element: Equatable & Sendable>: ObservableCache
     @usableFromInline
     init(
         _array array: ObservableArray<Element>,
+        isIncluded: (@Sendable (Element) -> Bool)?,
         by areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool,
         messenger: Messenger<Update<Element?>>,
         state: _SortedViewState<Element>,
@@ -117,6 +134,7 @@ public final class ArrayExtremum<Element: Equatable & Sendable>: ObservableCache
         self.messenger = messenger
         self.array = array
         _areInIncreasingOrder = areInIncreasingOrder
+        _isIncluded = isIncluded
         _state = state
         _link = _OriginLink(
             array, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: handler,
@@ -129,7 +147,8 @@ public final class ArrayExtremum<Element: Equatable & Sendable>: ObservableCache
     /// - Complexity: O(1) while observed; otherwise O(*n*) for *n* elements, looking at each.
     public var value: Element? {
         if let first = _state.read({ $0.first }) { return first }
-        return array.value.min(by: _areInIncreasingOrder)
+        guard let isIncluded = _isIncluded else { return array.value.min(by: _areInIncreasingOrder) }
+        return array.value.lazy.filter(isIncluded).min(by: _areInIncreasingOrder)
     }
 
     /// The current extreme element as an update whose `old` and `new` are equal, as ``Var``

@@ -42,13 +42,17 @@ public final class SortedArrayView<Element: Equatable & Sendable>: ObservableCac
     /// The messenger that sends the view's changes.
     public let messenger: Messenger<ArrayChange<Element>>
 
-    /// The array the view sorts.
+    /// The array the view sorts (for a sorted view of a ``FilteredArrayView``, the filtered array:
+    /// the view holds the elements the filter includes).
     public let array: ObservableArray<Element>
 
     /// How many of the first sorted elements the view holds; `nil` for all of them.
     public let limit: Int?
 
     @usableFromInline let _areInIncreasingOrder: @Sendable (Element, Element) -> Bool
+    /// The filter of a view made by ``FilteredArrayView/sortedView(by:)``: the view holds only the
+    /// elements it includes. `nil` for all of them.
+    @usableFromInline let _isIncluded: (@Sendable (Element) -> Bool)?
     @usableFromInline let _state: _SortedViewState<Element>
     @usableFromInline let _link: _OriginLink<ObservableArray<Element>, ArrayChange<Element>>
 
@@ -68,6 +72,18 @@ public final class SortedArrayView<Element: Equatable & Sendable>: ObservableCac
         limit: Int? = nil,
         by areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool
     ) {
+        self.init(array, limit: limit, isIncluded: nil, by: areInIncreasingOrder)
+    }
+
+    /// Makes a sorted view of the elements of `array` that `isIncluded` includes (all of them if it
+    /// is `nil`), or of the first `limit` of them.
+    @inlinable
+    convenience init(
+        _ array: ObservableArray<Element>,
+        limit: Int?,
+        isIncluded: (@Sendable (Element) -> Bool)?,
+        by areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool
+    ) {
         precondition(limit.map { $0 >= 0 } != false, "SortedArrayView: the limit (\(limit ?? 0)) is negative")
         // The handler and the starter are made here, in the client's code, where they are
         // specialized for its element type.
@@ -76,12 +92,13 @@ public final class SortedArrayView<Element: Equatable & Sendable>: ObservableCac
         let core = messenger._core
         let count = limit ?? .max
         self.init(
-            _array: array, limit: limit, by: areInIncreasingOrder, messenger: messenger, state: state,
+            _array: array, limit: limit, isIncluded: isIncluded, by: areInIncreasingOrder, messenger: messenger,
+            state: state,
             handler: { change, author, isolation in
                 guard let (tree, epoch) = state.treeOrQueue(change) else { return }
                 guard
                     let viewChange = _SortedViewState._apply(
-                        change, to: tree, limit: count, by: areInIncreasingOrder,
+                        change, to: tree, limit: count, by: areInIncreasingOrder, isIncluded: isIncluded,
                         locked: { state.mutate(ifEpochIs: epoch, $0) }),
                     !viewChange.isEmpty
                 else { return }
@@ -101,12 +118,13 @@ public final class SortedArrayView<Element: Equatable & Sendable>: ObservableCac
                 withExtendedLifetime(replaced) {}  // what the seeding replaced is released after both locks
                 guard let contents else { return }
                 // The tree is nobody else's until it is stored: no lock needed to change it.
-                let tree = _SortedCountedTree(sorted: contents.sorted(by: areInIncreasingOrder))
+                let included = isIncluded.map { contents.filter($0) } ?? contents
+                let tree = _SortedCountedTree(sorted: included.sorted(by: areInIncreasingOrder))
                 while let queued = state.finishSeeding(tree, ifEpochIs: epoch) {
                     for change in queued {
                         guard
                             let viewChange = _SortedViewState._apply(
-                                change, to: tree, limit: count, by: areInIncreasingOrder,
+                                change, to: tree, limit: count, by: areInIncreasingOrder, isIncluded: isIncluded,
                                 locked: { body in
                                     body()
                                     return true
@@ -124,6 +142,7 @@ public final class SortedArrayView<Element: Equatable & Sendable>: ObservableCac
     init(
         _array array: ObservableArray<Element>,
         limit: Int?,
+        isIncluded: (@Sendable (Element) -> Bool)?,
         by areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool,
         messenger: Messenger<ArrayChange<Element>>,
         state: _SortedViewState<Element>,
@@ -137,6 +156,7 @@ public final class SortedArrayView<Element: Equatable & Sendable>: ObservableCac
         self.array = array
         self.limit = limit
         _areInIncreasingOrder = areInIncreasingOrder
+        _isIncluded = isIncluded
         _state = state
         _link = _OriginLink(
             array, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: handler,
@@ -151,17 +171,25 @@ public final class SortedArrayView<Element: Equatable & Sendable>: ObservableCac
     public var value: [Element] {
         let limit = limit ?? .max
         if let elements = _state.read({ $0.prefix(limit) }) { return elements }
-        let sorted = array.value.sorted(by: _areInIncreasingOrder)
+        let sorted = _includedElements().sorted(by: _areInIncreasingOrder)
         return sorted.count > limit ? Array(sorted.prefix(limit)) : sorted
     }
 
     /// The number of elements of the view: the array's count, or ``limit`` if it is smaller.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(1); for a sorted view of a ``FilteredArrayView`` that is not observed,
+    ///   O(*n*) calls of the filter.
     public var count: Int {
         let limit = limit ?? .max
         if let count = _state.read({ $0.count }) { return Swift.min(count, limit) }
-        return Swift.min(array.value.count, limit)
+        guard let isIncluded = _isIncluded else { return Swift.min(array.value.count, limit) }
+        return Swift.min(array.value.lazy.filter(isIncluded).count, limit)
+    }
+
+    /// The array's current elements that the view holds, in the array's order.
+    func _includedElements() -> [Element] {
+        let contents = array.value
+        return _isIncluded.map { contents.filter($0) } ?? contents
     }
 
     /// The whole contents as one insertion into an empty array: what a new observation that asks
@@ -185,7 +213,8 @@ public final class SortedArrayView<Element: Equatable & Sendable>: ObservableCac
     @inlinable
     public func prefix(_ maxLength: Int) -> SortedArrayView<Element> {
         precondition(maxLength >= 0, "SortedArrayView.prefix(_:): the length (\(maxLength)) is negative")
-        return SortedArrayView(array, limit: Swift.min(maxLength, limit ?? .max), by: _areInIncreasingOrder)
+        return SortedArrayView(
+            array, limit: Swift.min(maxLength, limit ?? .max), isIncluded: _isIncluded, by: _areInIncreasingOrder)
     }
 
     @usableFromInline

@@ -67,7 +67,7 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
                 guard let (tree, epoch) = state.treeOrQueue(change) else { return }
                 guard
                     let viewChange = _SortedViewState._apply(
-                        change, to: tree, limit: count, by: areInIncreasingOrder,
+                        change, to: tree, limit: count, by: areInIncreasingOrder, isIncluded: nil,
                         locked: { state.mutate(ifEpochIs: epoch, $0) }),
                     !viewChange.isEmpty
                 else { return }
@@ -92,7 +92,7 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
                     for change in queued {
                         guard
                             let viewChange = _SortedViewState._apply(
-                                change, to: tree, limit: count, by: areInIncreasingOrder,
+                                change, to: tree, limit: count, by: areInIncreasingOrder, isIncluded: nil,
                                 locked: { body in
                                     body()
                                     return true

@@ -112,7 +112,8 @@ final class _SortedViewState<Element>: @unchecked Sendable {  // guarded by `_lo
 extension _SortedViewState where Element: Equatable {
     /// Applies `change` of the array to `tree`, returning the change of the tree's first `limit`
     /// elements (an empty change for a `limit` of 0), or `nil` when `locked` found the tree
-    /// obsolete.
+    /// obsolete. With `isIncluded`, the tree holds only the elements it includes, and the others
+    /// are skipped.
     ///
     /// For each element the change removes or inserts, the comparator finds its rank here, outside
     /// every lock; `locked` then runs the tree's change under the state's lock.
@@ -125,6 +126,7 @@ extension _SortedViewState where Element: Equatable {
         to tree: _SortedCountedTree<Element>,
         limit: Int,
         by areInIncreasingOrder: (Element, Element) -> Bool,
+        isIncluded: ((Element) -> Bool)?,
         locked: (() -> Void) -> Bool
     ) -> ArrayChange<Element>? {
         var result = ArrayChange<Element>(countBefore: Swift.min(tree.count, limit))
@@ -133,6 +135,7 @@ extension _SortedViewState where Element: Equatable {
                 with: ArrayChange(countBefore: result.countAfter, modifications: CollectionOfOne(modification)))
         }
         func insert(_ element: Element) -> Bool {
+            if let isIncluded, !isIncluded(element) { return true }
             let rank = tree.upperBound(of: element, by: areInIncreasingOrder)
             var pushedOut: Element?
             let isCurrent = locked {
@@ -147,6 +150,7 @@ extension _SortedViewState where Element: Equatable {
             return true
         }
         func remove(_ element: Element) -> Bool {
+            if let isIncluded, !isIncluded(element) { return true }
             guard
                 let rank = tree.rank(of: element, by: areInIncreasingOrder) ?? tree.linearRank(of: element)
             else {
