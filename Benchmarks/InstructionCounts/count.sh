@@ -27,7 +27,7 @@ if ((${#scenarios[@]} == 0)); then
         array-append-count-where-1e6 recompute-count-where-1e5 array-set-element-1000
         array-var-set-element-1000 array-insert-1e4 array-insert-1e5 array-insert-1e6
         array-insert-filter-1e4 array-insert-filter-1e5 array-insert-filter-1e6 recompute-filter-1e5
-        array-append-concatenated-1e5 expression-var-set-2)
+        array-append-concatenated-1e5 expression-var-set-2 array-append-transaction-sum-1e5)
 fi
 
 instructions() {

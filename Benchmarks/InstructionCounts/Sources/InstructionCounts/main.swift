@@ -39,7 +39,8 @@
 // Var<[Int]> of 10^5 elements); array-insert-* (an insertion at a pseudo-random index into an
 // observed ObservableArray of 10^4, 10^5 or 10^6 elements), array-insert-filter-* (the same with a
 // filtered view of the array observed instead) and recompute-filter-1e5 (the same insertion into a
-// plain array, filtered again from scratch); array-append-concatenated-1e5 (an append to the second
+// plain array, filtered again from scratch); array-append-transaction-sum-1e5 (per append: appends
+// in transactions of 100 to an array of 10^5 elements with its sum observed); array-append-concatenated-1e5 (an append to the second
 // of two arrays of 10^5 elements whose concatenation is observed), expression-var-set-2 (per update:
 // a Var set that feeds an observed expression of two variables, their sum; compare with var-set and
 // combine-latest-2).
@@ -435,6 +436,16 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
         let sum = ObservableExpression(a).adding(ObservableExpression(b))
         let token = sum.subscribe { receiving.consume($0.new) }
         for value in 0..<count { a.value = value &+ 1 }
+        withExtendedLifetime(token) {}
+    case "array-append-transaction-sum-1e5":
+        // Per append: appends grouped in transactions of 100, the sum observed.
+        let array = ObservableArray(Array(0..<100_000))
+        let token = array.observableSum.subscribe { receiving.consume($0.new) }
+        for start in stride(from: 0, to: count, by: 100) {
+            array.withTransaction {
+                for value in start..<Swift.min(start + 100, count) { array.append(value) }
+            }
+        }
         withExtendedLifetime(token) {}
     case _ where scenario.hasPrefix("array-append-"):
         let size = size(of: scenario)

@@ -39,7 +39,11 @@ extension ObservableArray {
     }
 
     /// Closes one transaction; the last one out sends the merged change.
-    @usableFromInline
+    ///
+    /// Inlinable, so that the merge runs specialized for the element type in the client's code:
+    /// unspecialized, it looked up generic metadata for every change it merged (about 4,000
+    /// instructions per edit of a transaction).
+    @inlinable
     func _endTransaction(isolation: (any Actor)?) {
         // The changes leave the lock in `taken`, so that no element they hold is released under it.
         var taken: [ArrayChange<Element>] = []
