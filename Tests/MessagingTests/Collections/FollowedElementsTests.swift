@@ -237,7 +237,9 @@ struct FollowedElementsTests {
                     switch step % 5 {
                     case 0 where thread < 2:
                         issues.append(TrackedIssue("", priority: step))
-                    case 1 where thread < 2:
+                    case 1 where thread == 0:
+                        // Only this thread removes, so the count it reads cannot shrink before it
+                        // removes.
                         issues.withTransaction {
                             if issues.count > 8 { issues.remove(at: issues.count - 1) }
                         }
