@@ -53,6 +53,7 @@ where Property.Message == Update<Value> {
     public let array: ObservableArray<Element>
 
     let _select: @Sendable (Element) -> Property
+    let _reader = _PropertyReader<Property, Value>()
     let _state: _FollowEachState<Property, Value>
     var _link: _OriginLink<ObservableArray<Element>, ArrayChange<Element>>!
 
@@ -160,10 +161,10 @@ where Property.Message == Update<Value> {
                 }),
                 listener: self)
             state._lock.withLock { slot.observation = observation }
-            if let locked = property as? any _LatestUnderLock<Update<Value>> {
+            if let read = _reader.readUnderLock {
                 core.insert(observation) {
                     guard observation._isActiveWhileLocked else { return }
-                    slot.value = locked._latestMessageUnderLock().new
+                    slot.value = read(property)
                 }
             } else {
                 // Not under its messenger's lock: read just before, and an update racing the read

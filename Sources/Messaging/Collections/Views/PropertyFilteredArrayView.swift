@@ -53,6 +53,7 @@ where Property.Message == Update<Bool> {
     public let array: ObservableArray<Element>
 
     let _select: @Sendable (Element) -> Property
+    let _reader = _PropertyReader<Property, Bool>()
     let _state: _PropertyFilterState<Element, Property>
     var _link: _OriginLink<ObservableArray<Element>, ArrayChange<Element>>!
 
@@ -163,10 +164,10 @@ where Property.Message == Update<Bool> {
                 }),
                 listener: self)
             state._lock.withLock { slot.observation = observation }
-            if let locked = property as? any _LatestUnderLock<Update<Bool>> {
+            if let read = _reader.readUnderLock {
                 core.insert(observation) {
                     guard observation._isActiveWhileLocked else { return }
-                    slot.isIncluded = locked._latestMessageUnderLock().new
+                    slot.isIncluded = read(property)
                 }
             } else {
                 // Not under its messenger's lock: read just before, and an update racing the read
@@ -193,7 +194,7 @@ extension ObservableArray {
     /// ```
     ///
     /// See ``PropertyFilteredArrayView`` for what it sends and what it costs. For a predicate on
-    /// the element's value, which never changes in place, use ``filteredElements(where:)``.
+    /// the element's value, which never changes in place, use ``ObservableArray/filteredElements(where:)``.
     ///
     /// - Parameter keyPath: Leads from an element to its observable property, whose messages are
     ///   updates of a `Bool` (a ``Var``).
