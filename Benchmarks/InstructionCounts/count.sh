@@ -27,6 +27,8 @@ if ((${#scenarios[@]} == 0)); then
         array-append-count-where-1e6 recompute-count-where-1e5 array-set-element-1000
         array-var-set-element-1000 array-insert-1e4 array-insert-1e5 array-insert-1e6
         array-insert-filter-1e4 array-insert-filter-1e5 array-insert-filter-1e6 recompute-filter-1e5
+        array-insert-filter-property-1e4 array-insert-filter-property-1e5 array-insert-filter-property-1e6
+        property-flip-filter-1e5 recompute-filter-property-1e5
         array-append-concatenated-1e5 expression-var-set-2 array-append-transaction-sum-1e5)
 fi
 
@@ -42,7 +44,7 @@ for scenario in "${scenarios[@]}"; do
             repetitions=10000
             divisor=10000
             ;;
-        array-insert-*) repetitions=1000; divisor=1000 ;;
+        array-insert-* | property-flip-*) repetitions=1000; divisor=1000 ;;
         recompute-*-1e4) repetitions=1000; divisor=1000 ;;
         recompute-*) repetitions=100; divisor=100 ;;
         array-*-1e6) repetitions=10000; divisor=10000 ;;

@@ -39,8 +39,14 @@
 // Var<[Int]> of 10^5 elements); array-insert-* (an insertion at a pseudo-random index into an
 // observed ObservableArray of 10^4, 10^5 or 10^6 elements), array-insert-filter-* (the same with a
 // filtered view of the array observed instead) and recompute-filter-1e5 (the same insertion into a
-// plain array, filtered again from scratch); array-append-transaction-sum-1e5 (per append: appends
-// in transactions of 100 to an array of 10^5 elements with its sum observed); array-append-concatenated-1e5 (an append to the second
+// plain array, filtered again from scratch); array-insert-filter-property-* (an insertion at a
+// pseudo-random index into an ObservableArray of 10^4, 10^5 or 10^6 elements, each with a
+// Var<Bool>, half of them true, with the view filtered by that property observed),
+// property-flip-filter-1e5 (one element's Var<Bool> toggled, with that view of 10^5 elements
+// observed) and recompute-filter-property-1e5 (the same insertion into a plain array, filtered again
+// reading each element's property); array-append-transaction-sum-1e5 (per append: appends in
+// transactions of 100 to an array of 10^5 elements with its sum observed);
+// array-append-concatenated-1e5 (an append to the second
 // of two arrays of 10^5 elements whose concatenation is observed), expression-var-set-2 (per update:
 // a Var set that feeds an observed expression of two variables, their sum; compare with var-set and
 // combine-latest-2).
@@ -321,7 +327,9 @@ func run(_ scenario: String, _ count: Int) {
             second.send(value)
         }
         withExtendedLifetime((observer, zipped)) {}
-    case _ where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-") || scenario.hasPrefix("expression-"):
+    case _
+    where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-") || scenario.hasPrefix("expression-")
+        || scenario.hasPrefix("property-"):
         runCollectionScenario(scenario, count)
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
@@ -374,6 +382,17 @@ struct PseudoRandom {
 }
 
 /// The size at the end of a collection scenario's name: `-1e4`, `-1e5` or `-1e6`.
+/// An element with an observable property, included in a filter by property where its value is even.
+final class FlaggedItem: Sendable {
+    let value: Int
+    let isIncluded: Var<Bool>
+
+    init(_ value: Int) {
+        self.value = value
+        isIncluded = Var(value & 1 == 0)
+    }
+}
+
 func size(of scenario: String) -> Int {
     if scenario.hasSuffix("-1e4") { return 10_000 }
     if scenario.hasSuffix("-1e5") { return 100_000 }
@@ -462,6 +481,33 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
         }
         for value in 0..<count { array.append(value) }
         withExtendedLifetime(token) {}
+    case _ where scenario.hasPrefix("array-insert-filter-property-"):
+        let size = size(of: scenario)
+        let array = ObservableArray((0..<size).map(FlaggedItem.init))
+        let token = array.filteredElements(by: \.isIncluded).subscribe { receiving.consume($0.countAfter) }
+        var random = PseudoRandom()
+        for _ in 0..<count {
+            let value = random.next()
+            array.insert(FlaggedItem(value), at: value % (array.count + 1))
+        }
+        withExtendedLifetime(token) {}
+    case "property-flip-filter-1e5":
+        let items = (0..<100_000).map(FlaggedItem.init)
+        let array = ObservableArray(items)
+        let token = array.filteredElements(by: \.isIncluded).subscribe { receiving.consume($0.countAfter) }
+        var random = PseudoRandom()
+        for _ in 0..<count {
+            items[random.next() % items.count].isIncluded.value.toggle()
+        }
+        withExtendedLifetime(token) {}
+    case "recompute-filter-property-1e5":
+        var array = (0..<100_000).map(FlaggedItem.init)
+        var random = PseudoRandom()
+        for _ in 0..<count {
+            let value = random.next()
+            array.insert(FlaggedItem(value), at: value % (array.count + 1))
+            receiving.consume(array.filter { $0.isIncluded.value }.count)
+        }
     case _ where scenario.hasPrefix("array-insert-"):
         let size = size(of: scenario)
         let array = ObservableArray(Array(0..<size))

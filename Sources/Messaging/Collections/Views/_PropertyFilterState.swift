@@ -1,0 +1,294 @@
+/// One element of the array a ``PropertyFilteredArrayView`` filters: the element, the observable
+/// property that says whether it is included, the property's value as the view last applied it,
+/// and the observation of the property.
+///
+/// Every mutable field is guarded by the lock of the ``_PropertyFilterState`` that made it, except
+/// the first write of `isIncluded`, made before the slot is reachable from another thread or under
+/// the property's messenger lock in the step that starts its observation (which orders it before
+/// every delivery to the slot).
+final class _PropertyFilterSlot<Element: Sendable, Property: ObservableCache & Sendable>: @unchecked Sendable
+where Property.Message == Update<Bool> {  // guarded by the state's `_lock`
+    let element: Element
+    /// Held so that a property made on demand lives as long as its observation.
+    let property: Property
+    /// The property's value: as read when the observation started, then following each update.
+    @exclusivity(unchecked) var isIncluded: Bool?
+    /// Whether the slot is in the state's list (its updates are reported); before that, updates
+    /// are stored silently, and the change that installs the slot reports the element if included.
+    @exclusivity(unchecked) var isInstalled = false
+    /// Whether the slot left the list, or was never installed: its updates are ignored.
+    @exclusivity(unchecked) var isDead = false
+    /// The observation of the property; taken when the slot dies, and ended outside the lock.
+    @exclusivity(unchecked) var observation: _Observation<Update<Bool>>?
+
+    init(element: Element, property: Property) {
+        self.element = element
+        self.property = property
+    }
+
+    /// Whether an installed slot is included. Call under the state's lock.
+    var installedBit: Bool {
+        guard let isIncluded else {
+            preconditionFailure("PropertyFilteredArrayView: a slot is installed before its property is read")
+        }
+        return isIncluded
+    }
+}
+
+/// Where a change of the array lands: a modification's offset and number of removed elements, and
+/// the slots of the elements it inserts (their observations started).
+struct _PropertyFilterEdit<Element: Sendable, Property: ObservableCache & Sendable>: @unchecked Sendable
+where Property.Message == Update<Bool> {  // the slots are guarded by the state's `_lock`
+    var offset: Int
+    var oldCount: Int
+    var slots: [_PropertyFilterSlot<Element, Property>]
+}
+
+/// The state of a ``PropertyFilteredArrayView`` while it is observed: one slot per element of the
+/// array, in order, the inclusion bits in a tree that counts them, and the outbox that sends the
+/// view's changes in the order they were made.
+///
+/// Every field is guarded by `_lock`. Lock order: no array's or property's lock is held while this
+/// one is taken, and none is taken under it; no user code runs (`select`) and no element or
+/// property is released under it: what leaves the slots leaves the lock in locals or inside the
+/// change it sends.
+final class _PropertyFilterState<Element: Sendable, Property: ObservableCache & Sendable>: @unchecked Sendable
+where Property.Message == Update<Bool> {  // guarded by `_lock`
+    typealias Slot = _PropertyFilterSlot<Element, Property>
+    typealias Edit = _PropertyFilterEdit<Element, Property>
+    typealias Queued = (edits: [Edit], countBefore: Int, author: AnyObject)
+
+    let _lock = _Lock()
+    let _outbox: _Outbox<ArrayChange<Element>>
+    /// The slots, in the order of the array; `nil` while not observed or seeding.
+    @exclusivity(unchecked) var _slots: [Slot]?
+    /// One bit per slot, set where the element is included; `nil` when `_slots` is.
+    @exclusivity(unchecked) var _bits: _CountedBits?
+    @exclusivity(unchecked) var _isSeeding = false
+    /// The array's changes that arrived during the seeding.
+    @exclusivity(unchecked) var _queued: [Queued] = []
+    /// Counts the starts and ends of the observation, so that work prepared for an older one is
+    /// dropped.
+    @exclusivity(unchecked) var _epoch: UInt64 = 0
+
+    init(core: _MessengerCore<ArrayChange<Element>>) {
+        _outbox = _Outbox(core: core, lock: _lock)
+    }
+
+    /// The epoch of the current observation, for work prepared outside the lock.
+    var epoch: UInt64 { _lock.withLock { _epoch } }
+
+    /// The included elements while observed and seeded; `nil` otherwise.
+    ///
+    /// - Complexity: O(*n*).
+    var currentContents: [Element]? {
+        _lock.withLock {
+            guard !_isSeeding, let slots = _slots else { return nil }
+            return slots.compactMap { $0.installedBit ? $0.element : nil }
+        }
+    }
+
+    /// The number of included elements while observed and seeded; `nil` otherwise.
+    ///
+    /// - Complexity: O(1).
+    var currentCount: Int? {
+        _lock.withLock { _isSeeding ? nil : _bits?.onesCount }
+    }
+
+    /// Starts a seeding: the array's changes are queued until
+    /// ``finishSeeding(_:epoch:isolation:)``. Call before the observation of the array starts.
+    func beginSeeding() -> UInt64 {
+        let (epoch, slots, bits, queued) = _lock.withLock {
+            _epoch &+= 1
+            _isSeeding = true
+            defer {
+                _slots = nil
+                _bits = nil
+                _queued = []
+            }
+            return (_epoch, _slots, _bits, _queued)
+        }
+        _endSlots(slots ?? [])
+        _endSlots(queued.flatMap { $0.edits.flatMap(\.slots) })
+        withExtendedLifetime(bits) {}
+        return epoch
+    }
+
+    /// Installs the slots of the contents read at the start, then the changes that arrived
+    /// meanwhile, which it sends. Drops them all if a newer start or an end came first.
+    func finishSeeding(_ slots: [Slot], epoch: UInt64, isolation: (any Actor)?) {
+        var dropped: [Slot] = []
+        var removed: [Slot] = []
+        var queued: [Queued] = []
+        let runs = _lock.withLock { () -> Bool in
+            guard _epoch == epoch, _isSeeding else {
+                dropped = slots
+                return false
+            }
+            for slot in slots { slot.isInstalled = true }
+            _bits = _CountedBits(slots.lazy.map(\.installedBit))
+            _slots = slots
+            _isSeeding = false
+            swap(&queued, &_queued)
+            var runs = false
+            for change in queued {
+                if _post(change.edits, countBefore: change.countBefore, author: change.author, removed: &removed) {
+                    runs = true
+                }
+            }
+            return runs
+        }
+        _endSlots(dropped)
+        _endSlots(removed)
+        withExtendedLifetime(queued) {}  // released here, outside the lock
+        if runs { _outbox.send(isolation: isolation) }
+    }
+
+    /// Applies a change of the array (its `edits`, whose inserted slots are observed) and sends the
+    /// view's change; queues it during a seeding; drops it if `epoch` is over.
+    func arrayChanged(
+        _ edits: [Edit], countBefore: Int, author: AnyObject, epoch: UInt64, isolation: (any Actor)?
+    ) {
+        var removed: [Slot] = []
+        let runs = _lock.withLock { () -> Bool in
+            guard _epoch == epoch else {
+                removed = edits.flatMap(\.slots)
+                return false
+            }
+            if _isSeeding {
+                _queued.append((edits, countBefore, author))
+                return false
+            }
+            guard _slots != nil else {
+                removed = edits.flatMap(\.slots)
+                return false
+            }
+            return _post(edits, countBefore: countBefore, author: author, removed: &removed)
+        }
+        _endSlots(removed)
+        if runs { _outbox.send(isolation: isolation) }
+    }
+
+    /// Moves the element of `slot` into the view or out of it when its property changes to
+    /// `isIncluded`: an insertion or a removal at its position among the included elements.
+    ///
+    /// The updates of one slot's observation never overlap, and only they change its bit once it
+    /// is installed.
+    ///
+    /// - Complexity: O(*n*) to find the slot's index among *n* slots, and O(log *n*) to set its
+    ///   bit and count the included elements before it.
+    func propertyChanged(_ isIncluded: Bool, of slot: Slot, author: AnyObject, isolation: (any Actor)?) {
+        let runs = _lock.withLock { () -> Bool in
+            guard !slot.isDead else { return false }
+            guard slot.isInstalled else {
+                // Not installed yet: the change that installs it reports it as it is then.
+                slot.isIncluded = isIncluded
+                return false
+            }
+            guard slot.isIncluded != isIncluded, let bits = _bits,
+                let index = _index(of: slot)
+            else { return false }
+            slot.isIncluded = isIncluded
+            let countBefore = bits.onesCount
+            bits.set(isIncluded, at: index)
+            var change = ArrayChange<Element>(countBefore: countBefore)
+            if isIncluded {
+                change._new.append(slot.element)
+            } else {
+                change._old.append(slot.element)
+            }
+            change._closeSpan(at: bits.rank(index))
+            return _outbox.post(change, author: author)
+        }
+        if runs { _outbox.send(isolation: isolation) }
+    }
+
+    /// Applies a change of the array to the slots and the bits, and posts the view's change. Call
+    /// under the lock.
+    ///
+    /// - Complexity: O(*n*) for the slots after the first edit (moving them), plus O(*k* log *n*)
+    ///   for *k* elements removed and inserted.
+    func _post(_ edits: [Edit], countBefore: Int, author: AnyObject, removed: inout [Slot]) -> Bool {
+        guard var slots = _slots.take(), let bits = _bits else { return false }
+        precondition(
+            slots.count == countBefore && bits.count == countBefore,
+            "PropertyFilteredArrayView: a change of \(countBefore) elements does not follow the \(slots.count) the view knows"
+        )
+        var change = ArrayChange<Element>(countBefore: bits.onesCount)
+        // The view's offset of each edit, in the contents before the change: the edits after it
+        // do not move the bits before it, so they are applied from the last.
+        var viewOffsets = [Int](repeating: 0, count: edits.count)
+        for (index, edit) in edits.enumerated().reversed() {
+            viewOffsets[index] = bits.rank(edit.offset)
+            for _ in 0..<edit.oldCount { bits.remove(at: edit.offset) }
+            for (step, slot) in edit.slots.enumerated() {
+                slot.isInstalled = true
+                bits.insert(slot.installedBit, at: edit.offset + step)
+            }
+        }
+        for (index, edit) in edits.enumerated() {
+            for slot in slots[edit.offset..<(edit.offset + edit.oldCount)] where slot.installedBit {
+                change._old.append(slot.element)
+            }
+            for slot in edit.slots where slot.installedBit {
+                change._new.append(slot.element)
+            }
+            change._closeSpan(at: viewOffsets[index])
+        }
+        for edit in edits.reversed() {
+            let range = edit.offset..<(edit.offset + edit.oldCount)
+            for slot in slots[range] {
+                slot.isDead = true
+                removed.append(slot)
+            }
+            slots.replaceSubrange(range, with: edit.slots)
+        }
+        _slots = slots
+        guard !change.isEmpty else { return false }
+        return _outbox.post(change, author: author)
+    }
+
+    /// The index of `slot` among the slots. Call under the lock.
+    ///
+    /// A loop over the buffer rather than `firstIndex(where:)`: this generic code is not
+    /// specialized for the client's types, and the generic algorithm costs about 180 instructions
+    /// per slot where the loop costs a few.
+    ///
+    /// - Complexity: O(*n*).
+    func _index(of slot: Slot) -> Int? {
+        guard let slots = _slots else { return nil }
+        return slots.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index] === slot { return index }
+            return nil
+        }
+    }
+
+    /// Ends the observations and forgets the slots once the view is no longer observed.
+    func forgetIfUnobserved(_ isUnobserved: () -> Bool) {
+        let forgotten: ([Slot]?, _CountedBits?, [Queued]) = _lock.withLock {
+            guard isUnobserved() else { return (nil, nil, []) }
+            _epoch &+= 1
+            _isSeeding = false
+            defer {
+                _slots = nil
+                _bits = nil
+                _queued = []
+            }
+            return (_slots, _bits, _queued)
+        }
+        _endSlots(forgotten.0 ?? [])
+        _endSlots(forgotten.2.flatMap { $0.edits.flatMap(\.slots) })
+    }
+
+    /// Marks the slots dead and ends their observations. Call without the lock.
+    func _endSlots(_ slots: [Slot]) {
+        guard !slots.isEmpty else { return }
+        let observations = _lock.withLock {
+            slots.compactMap { slot -> _Observation<Update<Bool>>? in
+                slot.isDead = true
+                return slot.observation.take()
+            }
+        }
+        for observation in observations { _ = observation._end() }
+    }
+}
