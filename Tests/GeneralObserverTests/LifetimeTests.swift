@@ -33,7 +33,7 @@ private func observersListedFromAnotherThread(_ observable: TestObservable) -> [
         done.signal()
     }
     .start()
-    guard done.wait(timeout: .now() + 5) == .success else { return nil }
+    guard done.wait(timeout: .now() + 120) == .success else { return nil }
     return result.value
 }
 

@@ -27,7 +27,7 @@ struct BoundedSendTests {
         let produced = Locked(0)
         let calls = Locked(0)
         let clock = ContinuousClock()
-        let finished = runOnThreads(3, timeout: 120) { thread in
+        let finished = runOnThreads(3) { thread in
             switch thread {
             case 0:
                 // The producer: positive numbers, in order, until told to stop.
@@ -102,7 +102,7 @@ struct BoundedSendTests {
         let produced = Locked(0)
         let calls = Locked(0)
         let clock = ContinuousClock()
-        let finished = runOnThreads(3, timeout: 120) { thread in
+        let finished = runOnThreads(3) { thread in
             switch thread {
             case 0:
                 var next = 1
@@ -139,7 +139,7 @@ struct BoundedSendTests {
         // Before the outbox's budget, whichever thread was sending tuples sent every tuple the
         // other made for as long as it went on: one of the producer's sends took the whole run.
         #expect(longest.value < .seconds(3), "longest send: \(longest.value)")
-        #expect(waitUntil(timeout: 60) { received.value.count == produced.value + calls.value + 1 })
+        #expect(waitUntil { received.value.count == produced.value + calls.value + 1 })
         // One tuple per change, in the order of the changes.
         let firsts = received.value.map(\.0)
         #expect(firsts == firsts.sorted())

@@ -61,7 +61,7 @@ struct DeadlockRegressionTests {
     @Test("a source's uuid getter that calls back into the library does not deadlock observe or stop")
     func getterCallsBack() {
         let watcher = Spy("watcher")
-        let finished = runOnThreads(1, timeout: 10) { _ in
+        let finished = runOnThreads(1) { _ in
             let source = IntrospectiveSource(watcher: watcher, holding: nil)
             watcher.observe(source) { _ in }
             watcher.stopObserving(source)
@@ -73,7 +73,7 @@ struct DeadlockRegressionTests {
     func deinitTriggeredByAChangeCallsBack() {
         let watcher = Spy("watcher")
         let other = IntrospectiveSource(watcher: watcher, holding: nil)
-        let finished = runOnThreads(1, timeout: 10) { _ in
+        let finished = runOnThreads(1) { _ in
             let source = IntrospectiveSource(watcher: watcher, holding: Listener(source: other, watcher: watcher))
             watcher.observe(source) { _ in }
         }
@@ -83,7 +83,7 @@ struct DeadlockRegressionTests {
     @Test("stopObserving in a loop while other threads have the observer observe sources that they drop")
     func stoppingWhileSourcesDie() {
         let watcher = Spy("watcher")
-        let finished = runOnThreads(4, timeout: 30) { index in
+        let finished = runOnThreads(4) { index in
             if index == 0 {
                 Self.repeatFor(.milliseconds(700)) { watcher.stopObserving() }
             } else {
@@ -107,7 +107,7 @@ struct DeadlockRegressionTests {
     func subscriberReleasedWhileObserving() {
         let source = Source()
         let watcher = Spy("watcher")
-        let finished = runOnThreads(2, timeout: 30) { index in
+        let finished = runOnThreads(2) { index in
             if index == 0 {
                 Self.repeatFor(.milliseconds(700)) {
                     watcher.observe(source) { _ in }

@@ -69,7 +69,7 @@ struct DeinitSendTests {
         owner = nil
         #expect(weakOwner == nil)
         release.signal()
-        #expect(delivering.wait(timeout: .now() + 10) == .success)
+        #expect(delivering.wait(timeout: .now() + 120) == .success)
         #expect(log.entries == ["hold by messenger: true", "willDie by messenger: true"])
         withExtendedLifetime(spy) {}
     }

@@ -40,7 +40,7 @@ struct LockTests {
     func withLockExcludes() {
         let lock = _Lock()
         let counter = Unguarded()
-        let finished = runOnThreads(Self.threads, timeout: 120) { _ in
+        let finished = runOnThreads(Self.threads) { _ in
             for _ in 0..<Self.rounds {
                 lock.withLock { counter.enter() }
             }
@@ -56,7 +56,7 @@ struct LockTests {
     func lockAndUnlockExclude() {
         let lock = _Lock()
         let counter = Unguarded()
-        let finished = runOnThreads(Self.threads, timeout: 120) { _ in
+        let finished = runOnThreads(Self.threads) { _ in
             for _ in 0..<Self.rounds {
                 lock.lock()
                 counter.enter()
@@ -74,7 +74,7 @@ struct LockTests {
     func coreLockExcludes() {
         let messenger = Messenger<Int>()
         let counter = Unguarded()
-        let finished = runOnThreads(Self.threads, timeout: 120) { _ in
+        let finished = runOnThreads(Self.threads) { _ in
             for _ in 0..<Self.rounds {
                 messenger._core.withLock { counter.enter() }
             }
@@ -99,7 +99,7 @@ struct LockTests {
             lock.unlock()
         }
         waiting.start()
-        let finished = runOnThreads(Self.threads, timeout: 120) { _ in
+        let finished = runOnThreads(Self.threads) { _ in
             arrived.withLock { $0 += 1 }
             lock.withLock { counter.enter() }
         }

@@ -419,7 +419,7 @@ struct ConcurrentModelTests {
         // What each sender sent, per messenger.
         let sent = (0..<senderCount).map { _ in (0..<messengers.count).map { _ in Locked<[Stamp]>([]) } }
 
-        let finished = runOnThreads(8, timeout: 120) { thread in
+        let finished = runOnThreads(8) { thread in
             var random = SeededGenerator(seed: UInt64(thread) &+ 100)
             if thread < senderCount {
                 var numbers = Array(repeating: 0, count: messengers.count)

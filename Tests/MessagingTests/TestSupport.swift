@@ -107,9 +107,10 @@ func withSharedState<Result>(_ body: () throws -> Result) rethrows -> Result {
 /// Runs `body(index)` on `count` new threads, released together, and waits for them.
 ///
 /// - Returns: `true` if every thread finished within `timeout` seconds; `false` means a deadlock
-///   (or a far too slow test).
+///   (or a far too slow test). The default leaves room for a machine that runs the whole suite in
+///   parallel with other work: a flood that takes 0.1 s alone has taken more than 20 s there.
 @discardableResult
-func runOnThreads(_ count: Int, timeout: Double = 20, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+func runOnThreads(_ count: Int, timeout: Double = 120, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
     let started = DispatchGroup()
     let finished = DispatchGroup()
     let gate = DispatchSemaphore(value: 0)
@@ -173,7 +174,7 @@ func waitUntil(timeout: Double = 180, _ condition: () -> Bool) -> Bool {
 /// - Returns: Whether the condition held within `timeout`.
 func eventually(
     isolation: isolated (any Actor)? = #isolation,
-    timeout: Duration = .seconds(10),
+    timeout: Duration = .seconds(120),
     _ condition: () async -> Bool
 ) async -> Bool {
     let clock = ContinuousClock()

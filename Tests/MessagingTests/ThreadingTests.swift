@@ -202,7 +202,7 @@ struct ThreadingTests {
         let last = 3_000
         let sent = Locked(0)
         let failures = Locked<[String]>([])
-        let finished = runOnThreads(4, timeout: 60) { thread in
+        let finished = runOnThreads(4) { thread in
             if thread == 0 {
                 for message in 1...last {
                     messenger.send(message)
@@ -310,7 +310,7 @@ struct ThreadingTests {
         let threads = 4
         let perThread = 100
 
-        let finished = runOnThreads(threads, timeout: 30) { thread in
+        let finished = runOnThreads(threads) { thread in
             for index in 0..<perThread {
                 let id = thread * Self.stride + index
                 let bystander = Spy("bystander")

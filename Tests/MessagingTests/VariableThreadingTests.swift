@@ -53,7 +53,7 @@ struct VariableThreadingTests {
         let token = FreeObserver()
         token.observe(number) { update in log.append(update) }
 
-        let finished = runOnThreads(Self.threadCount, timeout: 60) { thread in
+        let finished = runOnThreads(Self.threadCount) { thread in
             let author = VariableAuthor()
             for step in 1...Self.setsPerThread {
                 number.set(Self.value(thread: thread, step: step), as: author)
@@ -126,7 +126,7 @@ struct VariableThreadingTests {
         let token = FreeObserver()
         token.observe(count) { update in log.append(update) }
 
-        let finished = runOnThreads(threads, timeout: 60) { _ in
+        let finished = runOnThreads(threads) { _ in
             for _ in 0..<incrementsPerThread {
                 count.modify { $0 += 1 }
             }
@@ -152,7 +152,7 @@ struct VariableThreadingTests {
         token.observe(number) { update in first.append(update.new) }
         token.observe(number) { update in second.append(update.new) }
 
-        let finished = runOnThreads(Self.threadCount, timeout: 60) { thread in
+        let finished = runOnThreads(Self.threadCount) { thread in
             for step in 1...500 {
                 number.value = Self.value(thread: thread, step: step)
             }

@@ -203,7 +203,7 @@ struct ReplayTests {
         let last = 3_000
         let failures = Locked<[String]>([])
         let checkedRounds = Locked(0)
-        let finished = runOnThreads(4, timeout: 60) { thread in
+        let finished = runOnThreads(4) { thread in
             if thread == 0 {
                 for value in 1...last { count.value = value }
                 return
@@ -272,7 +272,7 @@ private final class HeldDelivery<Value: Equatable & Sendable>: Sendable {
     /// - Returns: Whether the thread finished in time.
     func release() -> Bool {
         gate.signal()
-        return finished.wait(timeout: .now() + 10) == .success
+        return finished.wait(timeout: .now() + 120) == .success
     }
 }
 

@@ -125,7 +125,7 @@ struct FilteredArrayViewDerivedTests {
         let sum = filtered.observableSum
         let token = sum.subscribe { _ in }
         #expect(
-            runOnThreads(8, timeout: 60) { thread in
+            runOnThreads(8) { thread in
                 for step in 0..<1_000 {
                     if step % 3 == 2 {
                         array.modify { contents in

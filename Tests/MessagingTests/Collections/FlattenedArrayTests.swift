@@ -195,7 +195,7 @@ struct FlattenedArrayTests {
         // A generous limit: under a full parallel test run on a small machine, the threads share
         // the cores with every other suite.
         #expect(
-            runOnThreads(8, timeout: 120) { thread in
+            runOnThreads(8) { thread in
                 let own = boxes[thread].items
                 for step in 0..<2_000 {
                     switch step % 5 {
@@ -212,7 +212,7 @@ struct FlattenedArrayTests {
                 }
             })
         #expect(waitUntilDelivered(outer.messenger, all.messenger))
-        #expect(waitUntil(timeout: 60) { copy.value == outer.value.flatMap { $0.items.value } })
+        #expect(waitUntil { copy.value == outer.value.flatMap { $0.items.value } })
         #expect(mismatches.value == 0)
         #expect(copy.value == all.value)
         withExtendedLifetime(token) {}

@@ -232,7 +232,7 @@ struct FollowedElementsTests {
         }
         let own = issues.value
         #expect(
-            runOnThreads(8, timeout: 120) { thread in
+            runOnThreads(8) { thread in
                 for step in 0..<2_000 {
                     switch step % 5 {
                     case 0 where thread < 2:
@@ -252,7 +252,7 @@ struct FollowedElementsTests {
                 }
             })
         #expect(waitUntilDelivered(issues.messenger, priorities.messenger))
-        #expect(waitUntil(timeout: 60) { copy.value == issues.value.map(\.priority.value) })
+        #expect(waitUntil { copy.value == issues.value.map(\.priority.value) })
         #expect(mismatches.value == 0)
         #expect(copy.value == priorities.value)
         withExtendedLifetime(token) {}

@@ -216,7 +216,7 @@ struct ObservableDictionaryTests {
         let copy = Locked<[String: Int]>([:])
         let token = dictionary.subscribe { change in copy.withLock { change.apply(to: &$0) } }
         #expect(
-            runOnThreads(8, timeout: 60) { thread in
+            runOnThreads(8) { thread in
                 for step in 0..<1_000 {
                     let key = "k\((thread * 7 + step) % 24)"
                     switch step % 4 {

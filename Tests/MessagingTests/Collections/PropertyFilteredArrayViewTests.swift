@@ -214,7 +214,7 @@ struct PropertyFilteredArrayViewTests {
         }
         let own = issues.value
         #expect(
-            runOnThreads(8, timeout: 120) { thread in
+            runOnThreads(8) { thread in
                 for step in 0..<2_000 {
                     switch step % 5 {
                     case 0 where thread < 2:
@@ -235,7 +235,7 @@ struct PropertyFilteredArrayViewTests {
             })
         #expect(waitUntilDelivered(issues.messenger, open.messenger))
         let expected = { issues.value.filter(\.isOpen.value).map(ObjectIdentifier.init) }
-        #expect(waitUntil(timeout: 60) { copy.value == expected() })
+        #expect(waitUntil { copy.value == expected() })
         #expect(mismatches.value == 0)
         #expect(copy.value == open.value.map(ObjectIdentifier.init))
         withExtendedLifetime(token) {}

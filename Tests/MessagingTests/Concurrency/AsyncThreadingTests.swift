@@ -102,7 +102,7 @@ struct AsyncThreadingTests {
         }
         #expect(messenger.observationCount == 0)
         stop.withLock { $0 = true }
-        #expect(finished.wait(timeout: .now() + 20) == .success)
+        #expect(finished.wait(timeout: .now() + 120) == .success)
         withExtendedLifetime(producers) {}
     }
 }

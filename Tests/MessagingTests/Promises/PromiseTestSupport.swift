@@ -1,7 +1,6 @@
 // Work that fulfils promises when a test says so, and the functions of SwiftObserver's Promise
 // examples (`getID()`, `getInt()`, `getString(takeInt:)`, `getString()`) built on it.
 
-import Dispatch
 import Foundation
 import Messaging
 
@@ -65,17 +64,5 @@ struct ExampleAPI: Sendable {
 
     func getString() -> Promise<String> {
         Promise { promise in work.start { promise.fulfill("a string") } }
-    }
-}
-
-/// A signal that one thread gives and another waits for, with a deadline.
-struct Signal: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-
-    func give() { semaphore.signal() }
-
-    /// Waits for one ``give()``; `false` if none came within `seconds`.
-    func wait(seconds: Double = 10) -> Bool {
-        semaphore.wait(timeout: .now() + seconds) == .success
     }
 }

@@ -45,7 +45,7 @@ struct CombinatorTests {
         a.send(1)  // queued behind the other thread's delivery on `a`
         b.send(2)  // `b` is idle: delivered at once
         gate.signal()
-        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(finished.wait(timeout: .now() + 120) == .success)
         #expect(log.value == [0, 2, 1])
         // With both sources idle, one thread's order holds across them.
         log.withLock { $0 = [] }

@@ -29,7 +29,7 @@ struct FollowedThreadingTests {
         #expect(
             waitUntilDelivered(follower.messenger, first.messenger, second.messenger, useSecond.messenger))
         // The follower's outbox may have handed its last updates to a runner of their own.
-        #expect(waitUntil(timeout: 60) { received.value.last?.new == -200 })
+        #expect(waitUntil { received.value.last?.new == -200 })
         let updates = received.value
         #expect(updates.last?.new == -200)
         let switchIndex = updates.firstIndex { $0.new < 0 }

@@ -86,7 +86,7 @@ struct ZipAndScanTests {
         let pairs = Locked<[(Int, Int)]>([])
         let token = zipped.subscribe { pair in pairs.withLock { $0.append(pair) } }
         let perThread = 5_000
-        let finished = runOnThreads(8, timeout: 120) { thread in
+        let finished = runOnThreads(8) { thread in
             // Four threads feed each source, in ranges of their own.
             let base = (thread / 2) * perThread
             for value in base..<(base + perThread) {
@@ -94,7 +94,7 @@ struct ZipAndScanTests {
             }
         }
         #expect(finished)
-        #expect(waitUntil(timeout: 60) { pairs.value.count == 4 * perThread })
+        #expect(waitUntil { pairs.value.count == 4 * perThread })
         let values = pairs.value
         #expect(Set(values.map(\.0)).count == 4 * perThread)
         #expect(Set(values.map(\.1)).count == 4 * perThread)
