@@ -18,7 +18,19 @@ where Origin.Message: _CountingChange {
 
     let _link: _OriginLink<Origin, Origin.Message>
 
-    init(_ collection: Origin) {
+    /// Counts the members of `collection`, or only those that `counts` counts in each change.
+    ///
+    /// - Parameters:
+    ///   - collection: The set or dictionary to count.
+    ///   - counts: How many members a change (or the replay of the contents) inserts and removes;
+    ///     by default all of them. A ``FilteredSetView`` counts the ones it includes. It runs
+    ///     outside every lock of the library.
+    init(
+        _ collection: Origin,
+        counts: @escaping @Sendable (Origin.Message) -> (inserted: Int, removed: Int) = {
+            ($0._insertedCount, $0._removedCount)
+        }
+    ) {
         let core = messenger._core
         _link = _OriginLink(
             collection,
@@ -32,10 +44,11 @@ where Origin.Message: _CountingChange {
                 return (
                     { collection._latestMessageUnderLock() }, collection,
                     { change, author, isolation in
-                        let delta = change._insertedCount - change._removedCount
+                        let (inserted, removed) = counts(change)
+                        let delta = inserted - removed
                         count._lock.lock()
                         let old = count._value
-                        count._value = old.map { $0 + delta } ?? change._insertedCount
+                        count._value = old.map { $0 + delta } ?? inserted
                         count._lock.unlock()
                         guard let old, delta != 0 else { return }
                         core.send(Update(old, old + delta), author: author, checksChange: false, isolation: isolation)

@@ -14,6 +14,9 @@
 /// member inserted later goes after its equivalents. A member that the set replaces by an equal
 /// one keeps its place and sends nothing.
 ///
+/// ``FilteredSetView/sortedView(by:)`` makes one that holds only the members a filter includes; it
+/// observes the set itself and calls the filter once for each member a change inserts or removes.
+///
 /// It observes the set only while it is observed itself, sorting the members once when its first
 /// observation starts; while nothing observes it, ``value`` sorts the current members each time it
 /// is read. The comparator and `==` run outside every lock of the library.
@@ -32,6 +35,9 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
     public let limit: Int?
 
     let _areInIncreasingOrder: @Sendable (Element, Element) -> Bool
+    /// The filter of a view made by ``FilteredSetView/sortedView(by:)``: the view holds only the
+    /// members it includes. `nil` for all of them.
+    let _isIncluded: (@Sendable (Element) -> Bool)?
     let _state: _SortedViewState<Element>
     let _link: _OriginLink<ObservableSet<Element>, SetChange<Element>>
 
@@ -45,9 +51,20 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
     ///   - areInIncreasingOrder: Whether its first argument goes before its second: a strict weak
     ///     ordering.
     /// - Complexity: O(1).
-    public init(
+    public convenience init(
         _ set: ObservableSet<Element>,
         limit: Int? = nil,
+        by areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool
+    ) {
+        self.init(set, limit: limit, isIncluded: nil, by: areInIncreasingOrder)
+    }
+
+    /// Makes a sorted view of the members of `set` that `isIncluded` includes (all of them if it is
+    /// `nil`), or of the first `limit` of them.
+    init(
+        _ set: ObservableSet<Element>,
+        limit: Int?,
+        isIncluded: (@Sendable (Element) -> Bool)?,
         by areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool
     ) {
         precondition(limit.map { $0 >= 0 } != false, "SortedSetView: the limit (\(limit ?? 0)) is negative")
@@ -59,6 +76,7 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
         self.set = set
         self.limit = limit
         _areInIncreasingOrder = areInIncreasingOrder
+        _isIncluded = isIncluded
         _state = state
         _link = _OriginLink(
             set, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 },
@@ -67,7 +85,7 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
                 guard let (tree, epoch) = state.treeOrQueue(change) else { return }
                 guard
                     let viewChange = _SortedViewState._apply(
-                        change, to: tree, limit: count, by: areInIncreasingOrder, isIncluded: nil,
+                        change, to: tree, limit: count, by: areInIncreasingOrder, isIncluded: isIncluded,
                         locked: { state.mutate(ifEpochIs: epoch, $0) }),
                     !viewChange.isEmpty
                 else { return }
@@ -87,12 +105,13 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
                 withExtendedLifetime(replaced) {}  // what the seeding replaced is released after both locks
                 guard let contents else { return }
                 // The tree is nobody else's until it is stored: no lock needed to change it.
-                let tree = _SortedCountedTree(sorted: contents.sorted(by: areInIncreasingOrder))
+                let included = isIncluded.map { contents.filter($0) } ?? contents
+                let tree = _SortedCountedTree(sorted: included.sorted(by: areInIncreasingOrder))
                 while let queued = state.finishSeeding(tree, ifEpochIs: epoch) {
                     for change in queued {
                         guard
                             let viewChange = _SortedViewState._apply(
-                                change, to: tree, limit: count, by: areInIncreasingOrder, isIncluded: nil,
+                                change, to: tree, limit: count, by: areInIncreasingOrder, isIncluded: isIncluded,
                                 locked: { body in
                                     body()
                                     return true
@@ -121,17 +140,21 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
     public var value: [Element] {
         let limit = limit ?? .max
         if let elements = _state.read({ $0.prefix(limit) }) { return elements }
-        let sorted = set.value.sorted(by: _areInIncreasingOrder)
+        let members = set.value
+        let sorted = (_isIncluded.map { members.filter($0) } ?? members).sorted(by: _areInIncreasingOrder)
         return sorted.count > limit ? Array(sorted.prefix(limit)) : sorted
     }
 
-    /// The number of members of the view: the set's count, or ``limit`` if it is smaller.
+    /// The number of members of the view: the set's count (of the members the filter includes, for
+    /// a sorted view of a ``FilteredSetView``), or ``limit`` if it is smaller.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(1); for a sorted view of a ``FilteredSetView`` that is not observed, O(*n*)
+    ///   calls of the filter.
     public var count: Int {
         let limit = limit ?? .max
         if let count = _state.read({ $0.count }) { return Swift.min(count, limit) }
-        return Swift.min(set.count, limit)
+        guard let isIncluded = _isIncluded else { return Swift.min(set.count, limit) }
+        return Swift.min(set.value.lazy.filter(isIncluded).count, limit)
     }
 
     /// The whole contents as one insertion into an empty array: what a new observation that asks
@@ -154,7 +177,8 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
     /// - Complexity: O(1).
     public func prefix(_ maxLength: Int) -> SortedSetView<Element> {
         precondition(maxLength >= 0, "SortedSetView.prefix(_:): the length (\(maxLength)) is negative")
-        return SortedSetView(set, limit: Swift.min(maxLength, limit ?? .max), by: _areInIncreasingOrder)
+        return SortedSetView(
+            set, limit: Swift.min(maxLength, limit ?? .max), isIncluded: _isIncluded, by: _areInIncreasingOrder)
     }
 
     @usableFromInline
@@ -169,7 +193,7 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
     }
 }
 
-// The set, the limit and the comparator are immutable and `Sendable`; the tree is guarded by the
+// The set, the limit, the filter and the comparator are immutable and `Sendable`; the tree is guarded by the
 // state's lock, the observation of the set by the link's.
 extension SortedSetView: @unchecked Sendable {}
 
