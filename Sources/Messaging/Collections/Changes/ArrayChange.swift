@@ -98,6 +98,13 @@ public struct ArrayChange<Element> {
     @inlinable
     public var countAfter: Int { _countAfter }
 
+    /// `Update(countBefore, countAfter)` if the change changes the count, `nil` otherwise: what the
+    /// views' `observableCount` sends.
+    @inlinable
+    var _countUpdate: Update<Int>? {
+        _countBefore == _countAfter ? nil : Update(_countBefore, _countAfter)
+    }
+
     /// Whether the change changes nothing: it has no modification.
     ///
     /// A change that replaces an element by an equal one is not empty (see the discussion of

@@ -170,9 +170,7 @@ public final class FilteredArrayView<Element: Sendable>: ObservableCache, _Stand
     /// - Complexity: O(1) to make; per change of the view, O(1) and one send.
     @inlinable
     public var observableCount: Filtered<FilteredArrayView<Element>, Update<Int>> {
-        compactMap { change in
-            change.countBefore == change.countAfter ? nil : Update(change.countBefore, change.countAfter)
-        }
+        compactMap { $0._countUpdate }
     }
 
     @usableFromInline

@@ -102,6 +102,18 @@ where Property.Message == Update<Value> {
         _state.currentCount ?? array.count
     }
 
+    /// An observable of the view's count: `Update(old, new)` for every change of the view that
+    /// changes its number of values (the array's count), and nothing for one that keeps it.
+    ///
+    /// It reads the counts each change of the view carries (``ArrayChange/countBefore`` and
+    /// ``ArrayChange/countAfter``): it is a transform of the view, which observes the view (and the
+    /// view its sources) only while it is observed itself. Read the current count with ``count``.
+    ///
+    /// - Complexity: O(1) to make; per change of the view, O(1) and at most one send.
+    public var observableCount: Filtered<FollowedElements<Element, Property, Value>, Update<Int>> {
+        compactMap { $0._countUpdate }
+    }
+
     /// The contents as one insertion into an empty array, as ``ObservableArray/latestMessage`` gives.
     ///
     /// - Complexity: As ``value``.

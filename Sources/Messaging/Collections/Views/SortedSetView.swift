@@ -157,6 +157,18 @@ public final class SortedSetView<Element: Hashable & Sendable>: ObservableCache,
         return Swift.min(set.value.lazy.filter(isIncluded).count, limit)
     }
 
+    /// An observable of the view's count: `Update(old, new)` for every change of the view that
+    /// changes its number of members, and nothing for one that keeps it.
+    ///
+    /// It reads the counts each change of the view carries (``ArrayChange/countBefore`` and
+    /// ``ArrayChange/countAfter``): it is a transform of the view, which observes the view (and the
+    /// view its sources) only while it is observed itself. Read the current count with ``count``.
+    ///
+    /// - Complexity: O(1) to make; per change of the view, O(1) and at most one send.
+    public var observableCount: Filtered<SortedSetView<Element>, Update<Int>> {
+        compactMap { $0._countUpdate }
+    }
+
     /// The whole contents as one insertion into an empty array: what a new observation that asks
     /// for the latest message receives first.
     ///
