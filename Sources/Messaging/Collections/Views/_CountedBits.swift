@@ -157,7 +157,9 @@ final class _CountedBits {
         return bit
     }
 
-    /// All the bits, in order; for tests.
+    /// All the bits, in order.
+    ///
+    /// - Complexity: O(*n*).
     var _bits: [Bool] {
         var bits: [Bool] = []
         bits.reserveCapacity(count)
