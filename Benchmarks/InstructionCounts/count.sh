@@ -29,6 +29,8 @@ if ((${#scenarios[@]} == 0)); then
         array-insert-filter-1e4 array-insert-filter-1e5 array-insert-filter-1e6 recompute-filter-1e5
         array-insert-filter-property-1e4 array-insert-filter-property-1e5 array-insert-filter-property-1e6
         property-flip-filter-1e5 recompute-filter-property-1e5
+        array-insert-filter-parameter-1e4 array-insert-filter-parameter-1e5 array-insert-filter-parameter-1e6
+        parameter-change-filter-1e5 recompute-filter-parameter-1e5
         array-append-concatenated-1e5 expression-var-set-2 array-append-transaction-sum-1e5)
 fi
 
@@ -45,6 +47,7 @@ for scenario in "${scenarios[@]}"; do
             divisor=10000
             ;;
         array-insert-* | property-flip-*) repetitions=1000; divisor=1000 ;;
+        parameter-change-* | recompute-filter-parameter-*) repetitions=20; divisor=20 ;;
         recompute-*-1e4) repetitions=1000; divisor=1000 ;;
         recompute-*) repetitions=100; divisor=100 ;;
         array-*-1e6) repetitions=10000; divisor=10000 ;;

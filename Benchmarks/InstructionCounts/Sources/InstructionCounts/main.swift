@@ -44,7 +44,11 @@
 // Var<Bool>, half of them true, with the view filtered by that property observed),
 // property-flip-filter-1e5 (one element's Var<Bool> toggled, with that view of 10^5 elements
 // observed) and recompute-filter-property-1e5 (the same insertion into a plain array, filtered again
-// reading each element's property); array-append-transaction-sum-1e5 (per append: appends in
+// reading each element's property); array-insert-filter-parameter-* (an insertion at a pseudo-random index
+// into an ObservableArray of 10^4, 10^5 or 10^6 Ints with a view filtered by a Var parameter, the
+// multiples of 2, observed), parameter-change-filter-1e5 (that view of 10^5 elements observed, the
+// Var set to 3, then 2, and so on) and recompute-filter-parameter-1e5 (filtering a plain array of
+// 10^5 Ints again with each new divisor); array-append-transaction-sum-1e5 (per append: appends in
 // transactions of 100 to an array of 10^5 elements with its sum observed);
 // array-append-concatenated-1e5 (an append to the second
 // of two arrays of 10^5 elements whose concatenation is observed), expression-var-set-2 (per update:
@@ -329,7 +333,7 @@ func run(_ scenario: String, _ count: Int) {
         withExtendedLifetime((observer, zipped)) {}
     case _
     where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-") || scenario.hasPrefix("expression-")
-        || scenario.hasPrefix("property-"):
+        || scenario.hasPrefix("property-") || scenario.hasPrefix("parameter-"):
         runCollectionScenario(scenario, count)
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
@@ -481,6 +485,33 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
         }
         for value in 0..<count { array.append(value) }
         withExtendedLifetime(token) {}
+    case _ where scenario.hasPrefix("array-insert-filter-parameter-"):
+        let size = size(of: scenario)
+        let array = ObservableArray(Array(0..<size))
+        let divisor = Var(2)
+        let view = array.filteredElements(matching: divisor) { $0 % $1 == 0 }
+        let token = view.subscribe { receiving.consume($0.countAfter) }
+        var random = PseudoRandom()
+        for _ in 0..<count {
+            let value = random.next()
+            array.insert(value, at: value % (array.count + 1))
+        }
+        withExtendedLifetime(token) {}
+    case "parameter-change-filter-1e5":
+        let array = ObservableArray(Array(0..<100_000))
+        let divisor = Var(2)
+        let view = array.filteredElements(matching: divisor) { $0 % $1 == 0 }
+        let token = view.subscribe { receiving.consume($0.countAfter) }
+        for step in 0..<count {
+            divisor.value = 2 + step % 2
+        }
+        withExtendedLifetime(token) {}
+    case "recompute-filter-parameter-1e5":
+        let array = Array(0..<100_000)
+        for step in 0..<count {
+            let divisor = 2 + step % 2
+            receiving.consume(array.filter { $0 % divisor == 0 }.count)
+        }
     case _ where scenario.hasPrefix("array-insert-filter-property-"):
         let size = size(of: scenario)
         let array = ObservableArray((0..<size).map(FlaggedItem.init))

@@ -67,20 +67,35 @@ public final class ParameterFilteredArrayView<Element: Sendable, Parameter: Equa
     /// Makes the view of the elements of `array` for which `isIncluded` returns `true` with the
     /// current value of `parameter`; observing it starts observing both.
     ///
+    ///
     /// - Parameters:
     ///   - array: The array to filter; held strongly.
     ///   - parameter: The variable the predicate depends on; held strongly.
     ///   - isIncluded: Whether an element is in the view for a value of the parameter; the same
     ///     answer for the same two every time.
     /// - Complexity: O(1).
-    public init(
+    @inlinable
+    public convenience init(
         _ array: ObservableArray<Element>,
         matching parameter: Var<Parameter>,
         where isIncluded: @escaping @Sendable (Element, Parameter) -> Bool
     ) {
+        // The per-element code is made here, in the client's code, where it is specialized.
+        self.init(
+            _array: array, parameter: parameter, isIncluded: isIncluded,
+            code: _ParameterFilterCode(isIncluded: isIncluded))
+    }
+
+    @usableFromInline
+    init(
+        _array array: ObservableArray<Element>,
+        parameter: Var<Parameter>,
+        isIncluded: @escaping @Sendable (Element, Parameter) -> Bool,
+        code: _ParameterFilterCode<Element, Parameter>
+    ) {
         let messenger = Messenger<ArrayChange<Element>>()
         let core = messenger._core
-        let state = _ParameterFilterState<Element, Parameter>(core: core, isIncluded: isIncluded)
+        let state = _ParameterFilterState<Element, Parameter>(core: core, code: code)
         self.messenger = messenger
         self.array = array
         self.parameter = parameter
@@ -202,6 +217,7 @@ extension ObservableArray {
     ///     answer for the same two every time.
     /// - Returns: The view; it observes the array and the parameter only while it is observed.
     /// - Complexity: O(1).
+    @inlinable
     public func filteredElements<Parameter: Equatable & Sendable>(
         matching parameter: Var<Parameter>,
         where isIncluded: @escaping @Sendable (Element, Parameter) -> Bool

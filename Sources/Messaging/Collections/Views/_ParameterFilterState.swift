@@ -1,3 +1,31 @@
+/// The code of a ``ParameterFilteredArrayView`` that runs once per element, made in the client's
+/// code by the view's inlinable initializer, where it is specialized for the element and parameter
+/// types: unspecialized, testing every element again cost about 600 instructions per element.
+@usableFromInline
+struct _ParameterFilterCode<Element: Sendable, Parameter: Sendable>: Sendable {
+    /// The predicate applied to each of the elements, with a parameter.
+    @usableFromInline let filter: @Sendable ([Element], Parameter) -> [Bool]
+    /// Applies an array's change to the view's copy of the contents.
+    @usableFromInline let apply: @Sendable (ArrayChange<Element>, inout [Element]) -> Void
+    /// The view's change for an array's change, from its plan (see ``FilteredArrayView``).
+    @usableFromInline let viewChange: @Sendable (ArrayChange<Element>, [Bool], _FilterPlan) -> ArrayChange<Element>
+    /// The view's change when the inclusion bits of the contents go from the first to the second,
+    /// with the view's count before it.
+    @usableFromInline let refilterChange: @Sendable ([Element], [Bool], [Bool], Int) -> ArrayChange<Element>
+
+    @inlinable
+    init(isIncluded: @escaping @Sendable (Element, Parameter) -> Bool) {
+        filter = { elements, parameter in elements.map { isIncluded($0, parameter) } }
+        apply = { change, contents in change.apply(to: &contents) }
+        viewChange = { change, included, plan in
+            FilteredArrayView<Element>._viewChange(of: change, included: included, plan: plan)
+        }
+        refilterChange = { contents, old, new, countBefore in
+            ArrayChange._refiltering(contents, from: old, to: new, countBefore: countBefore)
+        }
+    }
+}
+
 /// One message for a ``ParameterFilteredArrayView``'s state: a change of the array or an update of
 /// the parameter, with the observation it came from and its author.
 struct _ParameterFilterEvent<Element: Sendable, Parameter: Sendable>: @unchecked Sendable {
@@ -47,7 +75,7 @@ final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: @unch
 
     let _lock = _Lock()
     let _core: _MessengerCore<ArrayChange<Element>>
-    let _isIncluded: @Sendable (Element, Parameter) -> Bool
+    let _code: _ParameterFilterCode<Element, Parameter>
     @exclusivity(unchecked) var _drain = _SerialDrain<Event>(budget: 64)
     /// The array's contents as of the last change the view applied; `nil` until its replay arrives.
     @exclusivity(unchecked) var _contents: [Element]?
@@ -60,9 +88,9 @@ final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: @unch
     @exclusivity(unchecked) var _parameterGeneration: UInt64 = 0
     @exclusivity(unchecked) var _lastGeneration: UInt64 = 0
 
-    init(core: _MessengerCore<ArrayChange<Element>>, isIncluded: @escaping @Sendable (Element, Parameter) -> Bool) {
+    init(core: _MessengerCore<ArrayChange<Element>>, code: _ParameterFilterCode<Element, Parameter>) {
         _core = core
-        _isIncluded = isIncluded
+        _code = code
     }
 
     /// The number of included elements while observed and seeded; `nil` otherwise.
@@ -140,14 +168,15 @@ final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: @unch
                 }
                 return nil
             case .filterChange(let parameter):
-                let included = change._new.map { _isIncluded($0, parameter) }
-                return _lock.withLock { () -> ArrayChange<Element>? in
+                let included = _code.filter(change._new, parameter)
+                let plan = _lock.withLock { () -> _FilterPlan? in
                     // Only the runner changes the state, so nothing moved since `_arrayStep`.
                     guard let bits = _bits, _contents != nil else { return nil }
                     let plan = _FilterState<Element>._apply(change, included: included, to: bits)
-                    change.apply(to: &_contents!)
-                    return FilteredArrayView<Element>._viewChange(of: change, included: included, plan: plan)
+                    _code.apply(change, &_contents!)
+                    return plan
                 }
+                return plan.map { _code.viewChange(change, included, $0) }
             }
         case .parameter(let parameter):
             guard case .refilter(let contents) = _lock.withLock({ _parameterStep(event.claimed) }) else {
@@ -162,7 +191,7 @@ final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: @unch
                 withExtendedLifetime(replaced) {}  // released here, outside the lock
                 return nil
             }
-            let included = contents.map { _isIncluded($0, parameter) }
+            let included = _code.filter(contents, parameter)
             var replaced: (Parameter?, _CountedBits?) = (nil, nil)
             let change = _lock.withLock { () -> ArrayChange<Element>? in
                 guard event.claimed._value == _parameterGeneration else { return nil }
@@ -172,7 +201,7 @@ final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: @unch
                 replaced.1 = _bits
                 _bits = bits
                 guard let old = replaced.1 else { return nil }
-                return Self._refilterChange(of: contents, from: old._bits, to: included, countBefore: old.onesCount)
+                return _code.refilterChange(contents, old._bits, included, old.onesCount)
             }
             withExtendedLifetime(replaced) {}  // released here, outside the lock
             return change
@@ -209,7 +238,7 @@ final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: @unch
     /// parameter is known (only the runner changes the parameter, so it is still the one given).
     /// Sends nothing: a view that starts following its sources has nothing to report against.
     func _seed(_ contents: [Element], parameter: Parameter?, claimed: _FilterGeneration) {
-        let bits = parameter.map { parameter in _CountedBits(contents.lazy.map { self._isIncluded($0, parameter) }) }
+        let bits = parameter.map { parameter in _CountedBits(_code.filter(contents, parameter)) }
         var replaced: ([Element]?, _CountedBits?) = (nil, nil)
         _lock.withLock {
             guard claimed._value == _arrayGeneration else { return }
@@ -220,13 +249,36 @@ final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: @unch
         withExtendedLifetime(replaced) {}  // released here, outside the lock
     }
 
+    /// Forgets the contents, the parameter and the bits once the view is no longer observed, and
+    /// makes the observations that follow them obsolete.
+    ///
+    /// `isUnobserved` takes the view's messenger lock, which is never held while this lock is
+    /// taken.
+    func forgetIfUnobserved(_ isUnobserved: () -> Bool) {
+        let forgotten: ([Element]?, Parameter?, _CountedBits?) = _lock.withLock {
+            guard isUnobserved() else { return (nil, nil, nil) }
+            _arrayGeneration = 0
+            _parameterGeneration = 0
+            defer {
+                _contents = nil
+                _parameter = nil
+                _bits = nil
+            }
+            return (_contents, _parameter, _bits)
+        }
+        withExtendedLifetime(forgotten) {}  // released here, outside the lock
+    }
+}
+
+extension ArrayChange {
     /// The view's change when the inclusion of `contents` goes from `old` to `new`: each run of
     /// elements that leave or join the view, between two that stay, is one modification at its
     /// offset in the view before the change.
     ///
     /// - Complexity: O(*n*) for *n* elements of the array.
-    static func _refilterChange(
-        of contents: [Element], from old: [Bool], to new: [Bool], countBefore: Int
+    @inlinable
+    static func _refiltering(
+        _ contents: [Element], from old: [Bool], to new: [Bool], countBefore: Int
     ) -> ArrayChange<Element> {
         var change = ArrayChange<Element>(countBefore: countBefore)
         var rank = 0
@@ -249,25 +301,5 @@ final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: @unch
         }
         if let offset = spanOffset { change._closeSpan(at: offset) }
         return change
-    }
-
-    /// Forgets the contents, the parameter and the bits once the view is no longer observed, and
-    /// makes the observations that follow them obsolete.
-    ///
-    /// `isUnobserved` takes the view's messenger lock, which is never held while this lock is
-    /// taken.
-    func forgetIfUnobserved(_ isUnobserved: () -> Bool) {
-        let forgotten: ([Element]?, Parameter?, _CountedBits?) = _lock.withLock {
-            guard isUnobserved() else { return (nil, nil, nil) }
-            _arrayGeneration = 0
-            _parameterGeneration = 0
-            defer {
-                _contents = nil
-                _parameter = nil
-                _bits = nil
-            }
-            return (_contents, _parameter, _bits)
-        }
-        withExtendedLifetime(forgotten) {}  // released here, outside the lock
     }
 }
