@@ -71,6 +71,21 @@ website.watchers.insert("ann")
 website.watchers.insert("ann")  // already there: nothing to say
 website.watchers.remove("cem")
 
+print("\n== Searching Engine's issues by owner: a filter whose parameter is the search field")
+let ownerSearch = Var("ann")
+let found = engine.issues.filteredElements(matching: ownerSearch) { issue, owner in
+    owner.isEmpty || issue.owner == owner
+}
+var foundRows = found.value
+print("  found:", foundRows.map(\.identifier))
+found.subscribeIsolated { change in
+    change.apply(to: &foundRows)
+    print("  found:", foundRows.map(\.identifier), "after", change.modifications.count, "modification(s)")
+}.store(in: bag)
+ownerSearch.value = "dan"  // one change: ann's issues leave, dan's join
+engine.issues.append(Issue(identifier: "E-8", owner: "dan", isOpen: true, created: 9))
+ownerSearch.value = ""  // everyone's
+
 print("\n== Aggregates of all projects")
 // Read while nothing observes them, folds count the current contents.
 for project in document.projects.value {
