@@ -48,7 +48,11 @@
 // into an ObservableArray of 10^4, 10^5 or 10^6 Ints with a view filtered by a Var parameter, the
 // multiples of 2, observed), parameter-change-filter-1e5 (that view of 10^5 elements observed, the
 // Var set to 3, then 2, and so on) and recompute-filter-parameter-1e5 (filtering a plain array of
-// 10^5 Ints again with each new divisor); array-append-transaction-sum-1e5 (per append: appends in
+// 10^5 Ints again with each new divisor); set-insert-1e5 and set-insert-filter-parameter-1e5 (a new
+// member inserted into an ObservableSet of 10^5 Ints, observed plainly or through a view filtered by
+// a Var divisor, 2), parameter-change-set-filter-1e5 (that view observed, the divisor set to 3,
+// then 2, and so on) and recompute-set-filter-parameter-1e5 (filtering a plain Set of 10^5 Ints
+// again with each new divisor); array-append-transaction-sum-1e5 (per append: appends in
 // transactions of 100 to an array of 10^5 elements with its sum observed);
 // array-append-concatenated-1e5 (an append to the second
 // of two arrays of 10^5 elements whose concatenation is observed), expression-var-set-2 (per update:
@@ -333,7 +337,7 @@ func run(_ scenario: String, _ count: Int) {
         withExtendedLifetime((observer, zipped)) {}
     case _
     where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-") || scenario.hasPrefix("expression-")
-        || scenario.hasPrefix("property-") || scenario.hasPrefix("parameter-"):
+        || scenario.hasPrefix("property-") || scenario.hasPrefix("parameter-") || scenario.hasPrefix("set-"):
         runCollectionScenario(scenario, count)
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
@@ -506,6 +510,32 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
             divisor.value = 2 + step % 2
         }
         withExtendedLifetime(token) {}
+    case "set-insert-1e5", "set-insert-filter-parameter-1e5":
+        let set = ObservableSet(Set(0..<100_000))
+        let divisor = Var(2)
+        let token =
+            scenario == "set-insert-1e5"
+            ? set.subscribe { receiving.consume($0.inserted.count) }
+            : set.filteredElements(matching: divisor) { $0 % $1 == 0 }.subscribe {
+                receiving.consume($0.inserted.count)
+            }
+        for value in 0..<count { set.insert(100_000 + value) }
+        withExtendedLifetime(token) {}
+    case "parameter-change-set-filter-1e5":
+        let set = ObservableSet(Set(0..<100_000))
+        let divisor = Var(2)
+        let view = set.filteredElements(matching: divisor) { $0 % $1 == 0 }
+        let token = view.subscribe { receiving.consume($0.inserted.count) }
+        for step in 0..<count {
+            divisor.value = 2 + step % 2
+        }
+        withExtendedLifetime(token) {}
+    case "recompute-set-filter-parameter-1e5":
+        let set = Set(0..<100_000)
+        for step in 0..<count {
+            let divisor = 2 + step % 2
+            receiving.consume(set.filter { $0 % divisor == 0 }.count)
+        }
     case "recompute-filter-parameter-1e5":
         let array = Array(0..<100_000)
         for step in 0..<count {
