@@ -30,9 +30,10 @@
 /// observed itself, and keeps itself, the set and the parameter alive while it is. Each
 /// observation starts with the source's current value, read under the source's lock in the step
 /// that starts it. From then on the view keeps its own copy of the set's members (the ones it must
-/// test again when the parameter changes, as of the last change it applied) and the set of the
-/// included ones. ``count`` is the view's count after the last change it sent while it is observed;
-/// ``value`` always filters the set's current members with the parameter's current value.
+/// test again when the parameter changes, as of the last change it applied), each with a flag that
+/// says whether it is included. ``count`` is the view's count after the last change it sent while
+/// it is observed; ``value`` always filters the set's current members with the parameter's current
+/// value.
 ///
 /// The predicate runs outside every lock of the library, on the thread that applies the message
 /// (the one that delivered it, or one delivering the other source's message at the same time).
@@ -40,8 +41,9 @@
 ///
 /// - Complexity: Per change of the set, while observed: *k* calls of the predicate and O(*k*) on
 ///   average for *k* members removed and inserted. Per update of the parameter: *n* calls of the
-///   predicate and O(*n*) on average to make the change, for *n* members. Memory: one reference to
-///   each member of the set and to each included member while observed, nothing otherwise.
+///   predicate for *n* members, rewriting their flags in place, and hashing only the members that
+///   leave or join the view, into its change. Memory: one entry per member of the set (the member
+///   and its flag) while observed, nothing otherwise.
 public final class ParameterFilteredSetView<Element: Hashable & Sendable, Parameter: Equatable & Sendable>:
     ObservableCache, _StandaloneOperator
 {
@@ -68,14 +70,28 @@ public final class ParameterFilteredSetView<Element: Hashable & Sendable, Parame
     ///   - isIncluded: Whether a member is in the view for a value of the parameter; the same
     ///     answer for the same two every time.
     /// - Complexity: O(1).
-    public init(
+    @inlinable
+    public convenience init(
         _ set: ObservableSet<Element>,
         matching parameter: Var<Parameter>,
         where isIncluded: @escaping @Sendable (Element, Parameter) -> Bool
     ) {
+        // The per-member code is made here, in the client's code, where it is specialized.
+        self.init(
+            _set: set, parameter: parameter, isIncluded: isIncluded,
+            code: _ParameterSetFilterCode(isIncluded: isIncluded))
+    }
+
+    @usableFromInline
+    init(
+        _set set: ObservableSet<Element>,
+        parameter: Var<Parameter>,
+        isIncluded: @escaping @Sendable (Element, Parameter) -> Bool,
+        code: _ParameterSetFilterCode<Element, Parameter>
+    ) {
         let messenger = Messenger<SetChange<Element>>()
         let core = messenger._core
-        let state = _ParameterSetFilterState<Element, Parameter>(core: core, isIncluded: isIncluded)
+        let state = _ParameterSetFilterState<Element, Parameter>(core: core, code: code)
         self.messenger = messenger
         self.set = set
         self.parameter = parameter
@@ -276,6 +292,7 @@ extension ObservableSet {
     ///     answer for the same two every time.
     /// - Returns: The view; it observes the set and the parameter only while it is observed.
     /// - Complexity: O(1).
+    @inlinable
     public func filteredElements<Parameter: Equatable & Sendable>(
         matching parameter: Var<Parameter>,
         where isIncluded: @escaping @Sendable (Element, Parameter) -> Bool

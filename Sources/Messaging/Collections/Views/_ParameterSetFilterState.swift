@@ -1,3 +1,83 @@
+/// The code of a ``ParameterFilteredSetView`` that runs once per member, made in the client's code
+/// by the view's inlinable initializer, where it is specialized for the member and parameter types.
+///
+/// The view keeps each member of the set with a flag, `true` where the predicate includes it.
+/// Testing every member again walks the dictionary's storage and rewrites the flags in place, so it
+/// hashes only the members that join or leave the view, into the change.
+@usableFromInline
+struct _ParameterSetFilterCode<Element: Hashable & Sendable, Parameter: Sendable>: Sendable {
+    /// The members with their flags, all `false` while the parameter is not known, and the number
+    /// of included members (`nil` without a parameter).
+    @usableFromInline let seed: @Sendable (Set<Element>, Parameter?) -> (flags: [Element: Bool], count: Int?)
+    /// Applies a change of the set to the flags; with a parameter, returns the view's change: the
+    /// included members it removes and the members it inserts that the predicate includes.
+    @usableFromInline let apply: @Sendable (SetChange<Element>, inout [Element: Bool], Parameter?) -> SetChange<Element>
+    /// Tests every member again with a new parameter, and returns the number of included members
+    /// and, if asked, the view's change: the members that leave and those that join.
+    @usableFromInline let refilter:
+        @Sendable (inout [Element: Bool], Parameter, _ countBefore: Int, _ makesChange: Bool) -> (
+            change: SetChange<Element>, count: Int
+        )
+
+    @inlinable
+    init(isIncluded: @escaping @Sendable (Element, Parameter) -> Bool) {
+        seed = { members, parameter in
+            var flags = [Element: Bool](minimumCapacity: members.count)
+            guard let parameter else {
+                for member in members { flags[member] = false }
+                return (flags, nil)
+            }
+            var count = 0
+            for member in members {
+                let included = isIncluded(member, parameter)
+                if included { count += 1 }
+                flags[member] = included
+            }
+            return (flags, count)
+        }
+        apply = { change, flags, parameter in
+            var removed = Set<Element>()
+            var inserted = Set<Element>()
+            // Removals first: a member in both is replaced, in the view or out of it.
+            for member in change.removed {
+                let wasIncluded = flags.removeValue(forKey: member)
+                precondition(wasIncluded != nil, "ParameterFilteredSetView: the removed member \(member) is unknown")
+                if wasIncluded == true { removed.insert(member) }
+            }
+            for member in change.inserted {
+                let included = parameter.map { isIncluded(member, $0) } ?? false
+                let replaced = flags.updateValue(included, forKey: member)
+                precondition(replaced == nil, "ParameterFilteredSetView: the inserted member \(member) is known")
+                if included { inserted.insert(member) }
+            }
+            return SetChange(removed: removed, inserted: inserted)
+        }
+        refilter = { flags, parameter, countBefore, makesChange in
+            var removed = Set<Element>()
+            var inserted = Set<Element>()
+            if makesChange {
+                removed.reserveCapacity(countBefore)
+                inserted.reserveCapacity(flags.count - countBefore)
+            }
+            var count = 0
+            var index = flags.startIndex
+            while index != flags.endIndex {
+                let (member, wasIncluded) = flags[index]
+                let included = isIncluded(member, parameter)
+                if included { count += 1 }
+                if included != wasIncluded {
+                    flags.values[index] = included
+                    if makesChange {
+                        if included { inserted.insert(member) } else { removed.insert(member) }
+                    }
+                }
+                flags.formIndex(after: &index)
+            }
+            return (SetChange(removed: removed, inserted: inserted), count)
+        }
+    }
+}
+
 /// One message for a ``ParameterFilteredSetView``'s state: a change of the set or an update of the
 /// parameter, with the observation it came from and its author.
 struct _ParameterSetFilterEvent<Element: Hashable & Sendable, Parameter: Sendable>: @unchecked Sendable {
@@ -15,20 +95,21 @@ struct _ParameterSetFilterEvent<Element: Hashable & Sendable, Parameter: Sendabl
 }
 
 /// The state of a ``ParameterFilteredSetView`` while it is observed: the set's members as the view
-/// last applied them, the included ones, the parameter they were filtered with, and the queue of
-/// messages from the set and the parameter.
+/// last applied them, each with a flag that says whether it is included, the parameter they were
+/// filtered with, the count of included members, and the queue of messages from the set and the
+/// parameter.
 ///
 /// Both sources' messages go through one ``_SerialDrain``: the first thread to submit one becomes
 /// the runner and applies it, then the ones queued meanwhile, in order, and sends each resulting
 /// change; so the view's changes go out in the order it applied them.
 ///
-/// Every field is guarded by the lock of the view's messenger, so that publishing the included
-/// count and numbering the change that moves it are one step, which the view's count observations
-/// rely on. Hashing and the predicate are the user's code, so none of it runs under that lock:
-/// the runner takes the two sets out of the state, works on them outside the lock (they are then
-/// its own, so each edit is O(1) on average, with no copy), and puts them back in the step that
-/// sends the change. Only the runner takes them, so nothing else misses them meanwhile; a reader
-/// of the view's count reads `_count`, which stays.
+/// Every field is guarded by the lock of the view's messenger, so that publishing the count and
+/// numbering the change that moves it are one step, which the view's count observations rely on.
+/// Hashing and the predicate are the user's code, so none of it runs under that lock: the runner
+/// takes the members out of the state, works on them outside the lock (they are then its own, so
+/// an edit is O(1) on average, with no copy), and puts them back in the step that sends the change.
+/// Only the runner takes them, so nothing else misses them meanwhile; a reader of the view's count
+/// reads `_count`, which stays.
 final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Sendable>:
     @unchecked Sendable
 {  // guarded by the lock of `_core`
@@ -39,10 +120,8 @@ final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Se
         case stale
         /// The set's members arrived; filter them with `parameter` if it is known.
         case seed(parameter: Parameter?)
-        /// The set changed before the parameter is known: only the members follow it.
-        case follow(Set<Element>)
-        /// The set changed: filter what it inserts, then apply it to both sets.
-        case filter(Set<Element>, included: Set<Element>, parameter: Parameter)
+        /// The set changed: apply it, filtering what it inserts with `parameter` if it is known.
+        case apply([Element: Bool], parameter: Parameter?, count: Int?)
     }
 
     /// What an update of the parameter leads to.
@@ -50,20 +129,18 @@ final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Se
         case stale
         /// The members are not known yet: keep the parameter.
         case keep
-        /// Filter every member again; `included` is `nil` until the first filtering.
-        case refilter(Set<Element>, included: Set<Element>?)
+        /// Filter every member again; `count` is `nil` before the first filtering.
+        case refilter([Element: Bool], count: Int?)
     }
 
     let _core: _MessengerCore<SetChange<Element>>
-    let _isIncluded: @Sendable (Element, Parameter) -> Bool
+    let _code: _ParameterSetFilterCode<Element, Parameter>
     @exclusivity(unchecked) var _drain = _SerialDrain<Event>(budget: 64)
-    /// The set's members as of the last change the view applied; `nil` until its replay arrives,
+    /// The set's members as of the last change the view applied, each with whether it is
+    /// included (all `false` until the parameter is known); `nil` until the set's replay arrives,
     /// and while the runner works on them.
-    @exclusivity(unchecked) var _members: Set<Element>?
-    /// The members included with `_parameter`; `nil` until both are known, and while the runner
-    /// works on them.
-    @exclusivity(unchecked) var _included: Set<Element>?
-    /// The parameter the included members were filtered with; `nil` until its replay arrives.
+    @exclusivity(unchecked) var _members: [Element: Bool]?
+    /// The parameter the flags were set with; `nil` until its replay arrives.
     @exclusivity(unchecked) var _parameter: Parameter?
     /// The number of included members as of the last change the view sent; `nil` until both
     /// sources are known.
@@ -76,9 +153,9 @@ final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Se
     @exclusivity(unchecked) var _parameterGeneration: UInt64 = 0
     @exclusivity(unchecked) var _lastGeneration: UInt64 = 0
 
-    init(core: _MessengerCore<SetChange<Element>>, isIncluded: @escaping @Sendable (Element, Parameter) -> Bool) {
+    init(core: _MessengerCore<SetChange<Element>>, code: _ParameterSetFilterCode<Element, Parameter>) {
         _core = core
-        _isIncluded = isIncluded
+        _code = code
     }
 
     /// The number of included members while observed and seeded; `nil` otherwise.
@@ -138,31 +215,22 @@ final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Se
                 return .seed(parameter: _parameter)
             }
             guard claimed._value == _membersGeneration, let members = _members.take() else { return .stale }
-            guard let parameter = _parameter, let included = _included.take() else { return .follow(members) }
-            return .filter(members, included: included, parameter: parameter)
+            return .apply(members, parameter: _parameter, count: _count)
         }
         switch consume step {
         case .stale:
             return
         case .seed(let parameter):
             // The observation's first message is the replay of every member, as one insertion.
-            let members = change.inserted
-            let included = parameter.map { parameter in members.filter { _isIncluded($0, parameter) } }
-            _install(members: members, included: included, parameter: nil, generation: (claimed, nil))
-        case .follow(var members):
-            change.apply(to: &members)
-            _install(members: members, included: nil, parameter: nil, generation: (claimed, nil))
-        case .filter(var members, var included, let parameter):
-            // A removed member leaves the view if it was in it; an inserted one joins it if the
-            // predicate includes it. A member in both is replaced, in the view or out of it.
-            let removed = change.removed.filter { included.contains($0) }
-            let inserted = change.inserted.filter { _isIncluded($0, parameter) }
-            change.apply(to: &members)
-            included.subtract(removed)
-            for member in inserted { included.update(with: member) }
-            _send(
-                SetChange(removed: removed, inserted: inserted), members: members, included: included,
-                parameter: nil, generation: (claimed, nil), author: event.author, isolation: isolation)
+            // Only the runner changes the parameter, so it is still the one read.
+            let (members, count) = _code.seed(change.inserted, parameter)
+            _store(members, count: count, parameter: nil, generation: (claimed, nil))
+        case .apply(var members, let parameter, let count):
+            let viewChange = _code.apply(change, &members, count == nil ? nil : parameter)
+            let newCount = count.map { $0 + viewChange.inserted.count - viewChange.removed.count }
+            _store(
+                members, count: newCount, parameter: nil, generation: (claimed, nil),
+                sending: viewChange, author: event.author, isolation: isolation)
         }
     }
 
@@ -176,7 +244,7 @@ final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Se
             }
             guard claimed._value == _parameterGeneration else { return .stale }
             guard let members = _members.take() else { return .keep }
-            return .refilter(members, included: _included.take())
+            return .refilter(members, count: _count)
         }
         switch consume step {
         case .stale:
@@ -188,71 +256,52 @@ final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Se
                 swap(&replaced, &_parameter)
             }
             withExtendedLifetime(replaced) {}  // released here, outside the lock
-        case .refilter(let members, let old):
-            let included = members.filter { _isIncluded($0, parameter) }
-            guard let old else {
-                // The first filtering: the view had nothing to report against.
-                _install(members: members, included: included, parameter: parameter, generation: (nil, claimed))
-                return
-            }
-            _send(
-                SetChange(from: old, to: included), members: members, included: included,
-                parameter: parameter, generation: (nil, claimed), author: event.author, isolation: isolation)
+        case .refilter(var members, let countBefore):
+            // Before the first filtering every flag is `false` and the view has nothing to report
+            // against.
+            let (change, count) = _code.refilter(&members, parameter, countBefore ?? 0, countBefore != nil)
+            _store(
+                members, count: count, parameter: parameter, generation: (nil, claimed),
+                sending: countBefore == nil ? nil : change, author: event.author, isolation: isolation)
         }
     }
 
-    /// Puts the runner's sets (and a new parameter) back if the observation that led to them is
-    /// still current, and publishes the count when the included members become known. Sends
-    /// nothing.
-    func _install(
-        members: Set<Element>, included: Set<Element>?, parameter: Parameter?,
-        generation: (members: _FilterGeneration?, parameter: _FilterGeneration?)
+    /// Puts the runner's members (and a new parameter) back if the observations that led to them
+    /// are still current, with the count, and sends `change` unless it is `nil` or empty, in the
+    /// same step. The first count also goes to the count observations waiting for it.
+    func _store(
+        _ members: [Element: Bool], count: Int?, parameter: Parameter?,
+        generation: (members: _FilterGeneration?, parameter: _FilterGeneration?),
+        sending change: SetChange<Element>? = nil, author: AnyObject = _noAuthor, isolation: (any Actor)? = nil
     ) {
         var members = Optional(members)
-        var included = included
         var parameter = parameter
         var waiters: [_LockedBox<Int?>] = []
-        _core.withLock {
-            guard _isCurrent(generation) else { return }
-            _putBack(&members, &included, &parameter)
-            if let count = _included?.count, _count == nil {
-                _count = count
+        // Called under the lock.
+        func store() -> Bool {
+            guard _isCurrent(generation) else { return false }
+            swap(&members, &_members)
+            if parameter != nil { swap(&parameter, &_parameter) }
+            if _count == nil, let count {
                 swap(&waiters, &_countWaiters)
                 for waiter in waiters { _ = waiter.exchange(count) }
             }
+            _count = count
+            return true
+        }
+        if let change, !change.isEmpty, _core.withLock({ _isCurrent(generation) }) {
+            // An observation that ended just before this step sends one change to nobody: the
+            // view is no longer observed.
+            _core.sendChange(author: author, checksChange: false, isolation: isolation) {
+                _ = store()
+                return change
+            }
+        } else {
+            _ = _core.withLock(store)
         }
         // What was not put back, a replaced parameter and the waiters are released here, outside
         // the lock.
-        withExtendedLifetime((members, included, parameter, waiters)) {}
-    }
-
-    /// Sends `change` unless it is empty, putting the runner's sets back and moving the count in
-    /// the step that numbers it.
-    func _send(
-        _ change: SetChange<Element>, members: Set<Element>, included: Set<Element>, parameter: Parameter?,
-        generation: (members: _FilterGeneration?, parameter: _FilterGeneration?),
-        author: AnyObject, isolation: (any Actor)?
-    ) {
-        guard !change.isEmpty else {
-            _install(members: members, included: included, parameter: parameter, generation: generation)
-            return
-        }
-        var members = Optional(members)
-        var included = Optional(included)
-        var parameter = parameter
-        // An observation that ended meanwhile (the view is no longer observed) sends nothing.
-        guard _core.withLock({ _isCurrent(generation) }) else {
-            withExtendedLifetime((members, included, parameter)) {}  // released here, outside the lock
-            return
-        }
-        _core.sendChange(author: author, checksChange: false, isolation: isolation) {
-            if _isCurrent(generation) {
-                _putBack(&members, &included, &parameter)
-                _count = _included?.count
-            }
-            return change
-        }
-        withExtendedLifetime((members, included, parameter)) {}  // released here, outside the lock
+        withExtendedLifetime((members, parameter, waiters)) {}
     }
 
     /// Whether the observations that led to a result are still the current ones. Call under the
@@ -261,14 +310,6 @@ final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Se
         if let members = generation.members, members._value != _membersGeneration { return false }
         if let parameter = generation.parameter, parameter._value != _parameterGeneration { return false }
         return true
-    }
-
-    /// Moves the runner's sets into the state and swaps a new parameter in; what it replaces is
-    /// left in the arguments, for release outside the lock. Call under the lock.
-    func _putBack(_ members: inout Set<Element>?, _ included: inout Set<Element>?, _ parameter: inout Parameter?) {
-        swap(&members, &_members)
-        if included != nil { swap(&included, &_included) }
-        if parameter != nil { swap(&parameter, &_parameter) }
     }
 
     /// The count a new count observation starts with, read in the step that starts it; if the
@@ -285,14 +326,14 @@ final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Se
     /// Forgets the members, the parameter and the count once the view is no longer observed, and
     /// makes the observations that follow them obsolete.
     func forgetIfUnobserved() {
-        let forgotten = _core.withLock { () -> (Set<Element>?, Set<Element>?, Parameter?, [_LockedBox<Int?>])? in
+        let forgotten = _core.withLock { () -> ([Element: Bool]?, Parameter?, [_LockedBox<Int?>])? in
             guard _core._state.pointee.liveCount == 0 else { return nil }
             _membersGeneration = 0
             _parameterGeneration = 0
             _count = nil
             var waiters: [_LockedBox<Int?>] = []
             swap(&waiters, &_countWaiters)
-            return (_members.take(), _included.take(), _parameter.take(), waiters)
+            return (_members.take(), _parameter.take(), waiters)
         }
         withExtendedLifetime(forgotten) {}  // released here, outside the lock
     }
