@@ -378,7 +378,7 @@ struct ModelBasedTests {
     }
 
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 100_000
+        modelSteps(standard: 100_000)
     }
 
     @Test("random operations on three messengers match the model", arguments: [1, 2, 3] as [UInt64])

@@ -186,3 +186,9 @@ func eventually(
     }
     return true
 }
+
+/// The number of steps a model-based test takes: `MESSAGING_MODEL_STEPS` when it is set, for longer
+/// or shorter runs, and `standard` otherwise.
+func modelSteps(standard: Int) -> Int {
+    ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? standard
+}

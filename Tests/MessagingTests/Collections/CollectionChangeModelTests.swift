@@ -14,7 +14,7 @@ import Testing
 @Suite("Model: random edits checked against their changes")
 struct CollectionChangeModelTests {
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 100_000
+        modelSteps(standard: 100_000)
     }
 
     /// The seeds to run, one test case each: `MESSAGING_MODEL_SEEDS` (numbers separated by commas),

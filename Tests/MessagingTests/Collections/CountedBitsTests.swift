@@ -8,7 +8,7 @@ import Testing
 @Suite("_CountedBits: an order-statistics sequence of bits")
 struct CountedBitsTests {
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 100_000
+        modelSteps(standard: 100_000)
     }
 
     static func rank(_ bits: [Bool], _ position: Int) -> Int {

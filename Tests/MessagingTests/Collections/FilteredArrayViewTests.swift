@@ -190,7 +190,7 @@ struct FilteredArrayViewTests {
 @Suite("Model: random edits of an ObservableArray checked against a filtered view")
 struct FilteredArrayViewModelTests {
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 100_000
+        modelSteps(standard: 100_000)
     }
 
     @Test(arguments: CollectionChangeModelTests.seeds)

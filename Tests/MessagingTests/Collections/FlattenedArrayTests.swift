@@ -124,7 +124,7 @@ struct FlattenedArrayTests {
     }
 
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 100_000
+        modelSteps(standard: 100_000)
     }
 
     /// Random edits of the outer array and of the inner arrays, checked after every step: the

@@ -167,7 +167,7 @@ struct FollowedElementsTests {
     }
 
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 10_000
+        modelSteps(standard: 10_000)
     }
 
     /// Random edits of the array and random updates of the elements' properties, checked after

@@ -12,7 +12,7 @@ import Testing
 @Suite("Model: random edits of an ObservableArray checked against their changes")
 struct ObservableArrayModelTests {
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 100_000
+        modelSteps(standard: 100_000)
     }
 
     static var seeds: [UInt64] { CollectionChangeModelTests.seeds }

@@ -138,7 +138,7 @@ struct ObservableDictionaryTests {
     }
 
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 100_000
+        modelSteps(standard: 100_000)
     }
 
     /// Random edits and transactions, checked after every step against the same edits of a plain

@@ -139,7 +139,7 @@ struct ParameterFilteredArrayViewTests {
     }
 
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 10_000
+        modelSteps(standard: 10_000)
     }
 
     /// Random edits of the array and random values of the parameter, checked after every step:

@@ -201,7 +201,7 @@ struct ParameterFilteredSetViewTests {
     }
 
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 10_000
+        modelSteps(standard: 10_000)
     }
 
     /// Random edits of the set and random values of the parameter, checked after every step: the

@@ -142,7 +142,7 @@ struct PropertyFilteredArrayViewTests {
     }
 
     static var steps: Int {
-        ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 10_000
+        modelSteps(standard: 10_000)
     }
 
     /// Random edits of the array and random flips of the elements' properties, checked after every

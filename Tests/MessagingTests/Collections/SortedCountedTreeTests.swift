@@ -27,7 +27,7 @@ struct SortedCountedTreeTests {
         var model: [Keyed] = []
         var nextID = 0
         let steps = Swift.max(
-            1_000, ProcessInfo.processInfo.environment["MESSAGING_MODEL_STEPS"].flatMap(Int.init) ?? 100_000)
+            1_000, modelSteps(standard: 100_000))
         // Grows to a few thousand elements (a depth of 3), shrinks, grows again.
         for step in 0..<steps {
             let growing = (step / 20_000) % 2 == 0
