@@ -8,35 +8,9 @@ import Testing
 /// after every step of random edits against filtering the set again, and from eight threads.
 @Suite("FilteredSetView: the members of an ObservableSet that satisfy a predicate")
 struct FilteredSetViewTests {
-    /// Every change a filtered set view sends, applied to a copy of its contents.
-    final class Follower: Sendable {
-        let view: FilteredSetView<Int>
-        let copy = Locked<Set<Int>>([])
-        let received = Locked<[SetChange<Int>]>([])
-        let token: ObservationToken
-
-        init(_ view: FilteredSetView<Int>) {
-            self.view = view
-            let copy = copy
-            let received = received
-            token = view.subscribe(replayingLatest: true) { change in
-                copy.withLock { change.apply(to: &$0) }
-                received.withLock { $0.append(change) }
-            }
-            received.withLock { $0 = [] }  // the replay of the contents
-        }
-
-        func take() -> [SetChange<Int>] {
-            received.withLock { changes in
-                defer { changes = [] }
-                return changes
-            }
-        }
-    }
-
     @Test func includedMembersArriveAndLeaveAndExcludedOnesSendNothing() {
         let set = ObservableSet([1, 2, 3, 4])
-        let evens = Follower(set.filteredElements { $0.isMultiple(of: 2) })
+        let evens = SetViewFollower(set.filteredElements { $0.isMultiple(of: 2) })
         #expect(evens.copy.value == [2, 4] && evens.view.value == [2, 4])
         set.insert(5)
         set.remove(1)
@@ -58,7 +32,7 @@ struct FilteredSetViewTests {
 
     @Test func aTransactionSendsOneChangeOfTheIncludedMembers() {
         let set = ObservableSet([1, 2])
-        let evens = Follower(set.filteredElements { $0.isMultiple(of: 2) })
+        let evens = SetViewFollower(set.filteredElements { $0.isMultiple(of: 2) })
         set.withTransaction {
             set.insert(4)
             set.insert(5)
@@ -159,7 +133,7 @@ struct FilteredSetViewTests {
         var random = SeededGenerator(seed: seed &+ 3_000)
         let set = ObservableSet<Int>()
         let isIncluded: @Sendable (Int) -> Bool = { $0 % 3 != 0 }
-        var follower = Follower(set.filteredElements(where: isIncluded))
+        var follower = SetViewFollower(set.filteredElements(where: isIncluded))
         let counts = Locked<[Int]>([])
         var sortedCopy = Locked<[Int]>([])
         let sorted = follower.view.sortedView()
@@ -183,7 +157,7 @@ struct FilteredSetViewTests {
                 // Start every observation again, from the current contents.
                 let view = follower.view
                 tokens = []
-                follower = Follower(view)
+                follower = SetViewFollower(view)
                 sortedCopy = Locked<[Int]>(sorted.value)
                 tokens = [
                     view.observableCount.subscribe { update in counts.withLock { $0.append(update.new) } },

@@ -8,36 +8,10 @@ import Testing
 /// eight threads.
 @Suite("ParameterFilteredSetView: a set filter whose predicate depends on a Var")
 struct ParameterFilteredSetViewTests {
-    /// Every change a view sends, applied to a copy of its contents.
-    final class Follower<Element: Hashable & Sendable, Parameter: Equatable & Sendable>: Sendable {
-        let view: ParameterFilteredSetView<Element, Parameter>
-        let copy = Locked<Set<Element>>([])
-        let received = Locked<[SetChange<Element>]>([])
-        let token: ObservationToken
-
-        init(_ view: ParameterFilteredSetView<Element, Parameter>) {
-            self.view = view
-            let copy = copy
-            let received = received
-            token = view.subscribe(replayingLatest: true) { change in
-                copy.withLock { change.apply(to: &$0) }
-                received.withLock { $0.append(change) }
-            }
-            received.withLock { $0 = [] }  // the replay of the contents
-        }
-
-        func take() -> [SetChange<Element>] {
-            received.withLock { changes in
-                defer { changes = [] }
-                return changes
-            }
-        }
-    }
-
     @Test func aNewParameterSendsOneChangeOfTheMembersThatLeaveAndJoin() {
         let numbers = ObservableSet([1, 5, 2, 8, 3, 9])
         let minimum = Var(4)
-        let large = Follower(numbers.filteredElements(matching: minimum) { $0 >= $1 })
+        let large = SetViewFollower(numbers.filteredElements(matching: minimum) { $0 >= $1 })
         #expect(large.copy.value == [5, 8, 9] && large.view.value == [5, 8, 9])
         minimum.value = 3  // 3 joins
         minimum.value = 6  // 5 and 3 leave; 8 and 9 stay
@@ -58,7 +32,7 @@ struct ParameterFilteredSetViewTests {
     @Test func theSetsEditsAreFilteredWithTheCurrentParameter() {
         let numbers = ObservableSet([1, 5])
         let minimum = Var(4)
-        let large = Follower(numbers.filteredElements(matching: minimum) { $0 >= $1 })
+        let large = SetViewFollower(numbers.filteredElements(matching: minimum) { $0 >= $1 })
         numbers.insert(7)
         numbers.insert(2)  // excluded: nothing
         numbers.insert(7)  // already a member: nothing
@@ -83,7 +57,7 @@ struct ParameterFilteredSetViewTests {
     @Test func aReplacedMemberIsReplacedInTheViewOrLeavesIt() {
         let members = ObservableSet([Tagged(id: 1, tag: "a"), Tagged(id: 2, tag: "a")])
         let wanted = Var("b")
-        let view = Follower(members.filteredElements(matching: wanted) { $0.tag == $1 || $0.id == 1 })
+        let view = SetViewFollower(members.filteredElements(matching: wanted) { $0.tag == $1 || $0.id == 1 })
         #expect(view.copy.value.map(\.description).sorted() == ["1a"])
         members.update(with: Tagged(id: 1, tag: "b"))  // still included: replaced in the view
         members.update(with: Tagged(id: 2, tag: "b"))  // joins
@@ -116,7 +90,7 @@ struct ParameterFilteredSetViewTests {
             #expect(large._state.currentCount == nil)
             // Observed again, it starts from the sources' values of then.
             minimum.value = 3
-            let follower = Follower(large)
+            let follower = SetViewFollower(large)
             #expect(follower.copy.value == [5])
             minimum.value = 6
             #expect(follower.take() == [SetChange(removed: [5])])
@@ -135,7 +109,7 @@ struct ParameterFilteredSetViewTests {
             weakParameter = minimum
             let large = numbers.filteredElements(matching: minimum) { $0 >= $1 }
             weakView = large
-            let follower = Follower(large)
+            let follower = SetViewFollower(large)
             let counts = UpdateRecorder(large.observableCount)
             minimum.value = 0
             #expect(follower.take() == [SetChange(inserted: [1])])
@@ -212,7 +186,7 @@ struct ParameterFilteredSetViewTests {
         var random = SeededGenerator(seed: seed)
         let numbers = ObservableSet<Int>()
         let minimum = Var(5)
-        let large = Follower(numbers.filteredElements(matching: minimum) { $0 % 10 >= $1 })
+        let large = SetViewFollower(numbers.filteredElements(matching: minimum) { $0 % 10 >= $1 })
         let lastCount = Locked<Int?>(nil)
         let countToken = large.view.observableCount.subscribe { update in lastCount.withLock { $0 = update.new } }
         var countedSoFar = 0
@@ -258,7 +232,7 @@ struct ParameterFilteredSetViewTests {
     @Test func eightThreadsEditingAndChangingTheParameterLeaveTheReceivedCopyEqualToTheFilter() {
         let numbers = ObservableSet(Set(0..<16))
         let minimum = Var(8)
-        let large = Follower(numbers.filteredElements(matching: minimum) { $0 % 16 >= $1 })
+        let large = SetViewFollower(numbers.filteredElements(matching: minimum) { $0 % 16 >= $1 })
         let observedCount = Locked(large.view.count)
         let countToken = large.view.observableCount.subscribe { update in
             observedCount.withLock { $0 = update.new }
