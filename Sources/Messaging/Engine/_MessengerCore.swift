@@ -217,6 +217,34 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         if !isIdle { _drainQueue(isolation: isolation) }
     }
 
+    /// Makes a message from state that `produce` checks and changes under the lock, and sends it;
+    /// sends nothing when `produce` returns `nil`, in the same step.
+    ///
+    /// For a view whose change is made outside the lock but may have been overtaken meanwhile (its
+    /// observation ended, or a newer one started): the check and the ordering of the message are
+    /// one step, so a change meant for an observation that is over never reaches a newer one.
+    /// `produce` is library code that only moves values; it must not call out to user code.
+    ///
+    /// - Parameter isolation: The actor of the sender; handlers isolated to it run synchronously.
+    /// - Complexity: O(*n*) for *n* observations; O(1) when the message is queued or not made.
+    @inlinable
+    final func sendChangeIfMade(author: AnyObject, isolation: (any Actor)?, _ produce: () -> Message?) {
+        _lock()
+        guard let message = produce() else {
+            _unlock()
+            return
+        }
+        let action = _state.pointee.send(message, author: author, isUnchanged: nil, standIn: nil)
+        let baseline = _cleanEndsBaseline()
+        _unlock()
+        guard case .deliver(let table) = action else { return }
+        _deliver(message, author: author, sequence: .max, to: table, baseline, isolation, standIn: nil)
+        _lock()
+        let isIdle = _state.pointee.finishQuietDelivery()
+        _unlock()
+        if !isIdle { _drainQueue(isolation: isolation) }
+    }
+
     /// How many messages queued by other threads one send delivers, after its own and those its
     /// own thread queued, before it hands the rest to another runner.
     @inlinable

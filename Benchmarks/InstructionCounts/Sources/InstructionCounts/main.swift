@@ -52,7 +52,12 @@
 // member inserted into an ObservableSet of 10^5 Ints, observed plainly or through a view filtered by
 // a Var divisor, 2), parameter-change-set-filter-1e5 (that view observed, the divisor set to 3,
 // then 2, and so on) and recompute-set-filter-parameter-1e5 (filtering a plain Set of 10^5 Ints
-// again with each new divisor); array-append-transaction-sum-1e5 (per append: appends in
+// again with each new divisor); set-insert-flagged-1e5 and set-insert-filter-property-1e5 (a new
+// member inserted into an ObservableSet of 10^5 objects, each with a Var<Bool>, half of them true,
+// observed plainly or through the view filtered by that property), property-flip-set-filter-1e5
+// (one member's Var<Bool> toggled, with that view observed) and recompute-set-filter-property-1e5
+// (the same insertion into a plain Set, filtered again reading each member's property);
+// array-append-transaction-sum-1e5 (per append: appends in
 // transactions of 100 to an array of 10^5 elements with its sum observed);
 // array-append-concatenated-1e5 (an append to the second
 // of two arrays of 10^5 elements whose concatenation is observed), expression-var-set-2 (per update:
@@ -401,6 +406,12 @@ final class FlaggedItem: Sendable {
     }
 }
 
+/// Members of a set by identity.
+extension FlaggedItem: Hashable {
+    static func == (lhs: FlaggedItem, rhs: FlaggedItem) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
 func size(of scenario: String) -> Int {
     if scenario.hasSuffix("-1e4") { return 10_000 }
     if scenario.hasSuffix("-1e5") { return 100_000 }
@@ -561,6 +572,31 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
             items[random.next() % items.count].isIncluded.value.toggle()
         }
         withExtendedLifetime(token) {}
+    case "set-insert-flagged-1e5", "set-insert-filter-property-1e5":
+        let set = ObservableSet(Set((0..<100_000).map(FlaggedItem.init)))
+        let token =
+            scenario == "set-insert-flagged-1e5"
+            ? set.subscribe { receiving.consume($0.inserted.count) }
+            : set.filteredElements(by: \.isIncluded).subscribe { receiving.consume($0.inserted.count) }
+        let items = (0..<count).map { FlaggedItem(100_000 + $0) }
+        for item in items { set.insert(item) }
+        withExtendedLifetime(token) {}
+    case "property-flip-set-filter-1e5":
+        let items = (0..<100_000).map(FlaggedItem.init)
+        let set = ObservableSet(Set(items))
+        let token = set.filteredElements(by: \.isIncluded).subscribe { receiving.consume($0.inserted.count) }
+        var random = PseudoRandom()
+        for _ in 0..<count {
+            items[random.next() % items.count].isIncluded.value.toggle()
+        }
+        withExtendedLifetime(token) {}
+    case "recompute-set-filter-property-1e5":
+        var set = Set((0..<100_000).map(FlaggedItem.init))
+        let items = (0..<count).map { FlaggedItem(100_000 + $0) }
+        for item in items {
+            set.insert(item)
+            receiving.consume(set.filter { $0.isIncluded.value }.count)
+        }
     case "recompute-filter-property-1e5":
         var array = (0..<100_000).map(FlaggedItem.init)
         var random = PseudoRandom()

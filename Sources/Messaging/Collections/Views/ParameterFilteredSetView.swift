@@ -187,7 +187,7 @@ public final class ParameterFilteredSetView<Element: Hashable & Sendable, Parame
     ///
     /// - Complexity: O(1) to make; per change of the view, O(1) and at most one send.
     public var observableCount: some ObservableSource<Update<Int>> {
-        _ParameterSetCount(self)
+        _SetViewCount(self)
     }
 
     /// An observable of whether the view has a member equal to `member`: it sends
@@ -219,59 +219,11 @@ public final class ParameterFilteredSetView<Element: Hashable & Sendable, Parame
 // messenger, the observations by the links'.
 extension ParameterFilteredSetView: @unchecked Sendable {}
 
-/// The observable of a ``ParameterFilteredSetView``'s count: a standalone operator that observes
-/// the view only while it is observed itself. Each observation keeps a running count of its own,
-/// started with the view's count in the step that starts it.
-final class _ParameterSetCount<Element: Hashable & Sendable, Parameter: Equatable & Sendable>:
-    ObservableSource, _StandaloneOperator
-{
-    let messenger = Messenger<Update<Int>>()
-
-    let _link: _OriginLink<ParameterFilteredSetView<Element, Parameter>, SetChange<Element>>
-
-    init(_ view: ParameterFilteredSetView<Element, Parameter>) {
-        let core = messenger._core
-        _link = _OriginLink(
-            view, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 },
-            handler: { _, _, _ in },
-            replayOf: { view in
-                // `nil` until the view knows its count.
-                let count = _LockedBox<Int?>(nil)
-                return (
-                    {
-                        // Under the view's messenger lock, which guards its count: the count is
-                        // read, or waited for, in the step that starts the observation.
-                        view._state._startCount(count)
-                        return SetChange()
-                    },
-                    view,
-                    { change, author, isolation in
-                        let delta = change.inserted.count - change.removed.count
-                        guard delta != 0 else { return }
-                        count._lock.lock()
-                        let old = count._value
-                        if let old { count._value = old + delta }
-                        count._lock.unlock()
-                        guard let old else { return }
-                        core.send(Update(old, old + delta), author: author, checksChange: false, isolation: isolation)
-                    }
-                )
-            })
-        core.keepAliveWhileObserved(self)
-    }
-
-    func _observedChanged() {
-        _updateLinks()
-    }
-
-    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
-        body(_link)
+extension ParameterFilteredSetView: _SetViewWithCount {
+    func _startCount(_ running: _LockedBox<Int?>) {
+        _state._startCount(running)
     }
 }
-
-// The link guards the view and its observation, each observation's box its count; the rest is
-// immutable.
-extension _ParameterSetCount: @unchecked Sendable {}
 
 extension ObservableSet {
     /// A view of the members for which `isIncluded` returns `true` with the current value of

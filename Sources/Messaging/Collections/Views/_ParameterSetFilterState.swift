@@ -289,13 +289,10 @@ final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Se
             _count = count
             return true
         }
-        if let change, !change.isEmpty, _core.withLock({ _isCurrent(generation) }) {
-            // An observation that ended just before this step sends one change to nobody: the
-            // view is no longer observed.
-            _core.sendChange(author: author, checksChange: false, isolation: isolation) {
-                _ = store()
-                return change
-            }
+        if let change, !change.isEmpty {
+            // Checked and numbered in one step: a change meant for an observation that ended
+            // meanwhile never reaches one that started after it.
+            _core.sendChangeIfMade(author: author, isolation: isolation) { store() ? change : nil }
         } else {
             _ = _core.withLock(store)
         }
