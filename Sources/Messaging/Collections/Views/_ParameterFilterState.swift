@@ -56,7 +56,7 @@ struct _ParameterFilterEvent<Element: Sendable, Parameter: Sendable>: @unchecked
 /// code runs under it. What it replaces (the bits, a parameter, the elements of a seeding) leaves
 /// the lock in locals and is released after unlocking; an element the contents drop under it is
 /// still held by the array's change being applied.
-final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: @unchecked Sendable {  // guarded by `_lock`
+final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: _DrainedViewState, @unchecked Sendable {  // guarded by `_lock`
     typealias Event = _ParameterFilterEvent<Element, Parameter>
 
     /// What applying one message leads to.
@@ -119,30 +119,13 @@ final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: @unch
         // A queued message may wait for another thread; an author sending from its `deinit`
         // cannot wait with it.
         let event = Event(kind: kind, claimed: claimed, author: _authorToKeep(author, standIn: nil) ?? _noAuthor)
-        guard let now = _lock.withLock({ _drain.submit(event) }) else { return }
-        _apply(now, isolation: isolation)
-        _runQueued(isolation: isolation, handsOff: true)
+        _submit(event, isolation: isolation)
     }
 
-    /// Applies the queued messages; a caller's own call (`handsOff`) stops after the drain's budget
-    /// and hands the rest to a runner of their own, which applies them all.
-    func _runQueued(isolation: (any Actor)?, handsOff: Bool) {
-        var ran = 0
-        while true {
-            let step = _lock.withLock { _drain.next(afterRunning: ran, handsOff: handsOff) }
-            switch consume step {
-            case .finished:
-                return
-            case .handOff:
-                _HandOffs.run(label: "Messaging.ParameterFilteredArrayView") {
-                    self._runQueued(isolation: nil, handsOff: false)
-                }
-                return
-            case .run(let batch):
-                ran += batch.count
-                for event in batch { _apply(event, isolation: isolation) }
-            }
-        }
+    static var _handOffLabel: String { "Messaging.ParameterFilteredArrayView" }
+
+    func _withDrain<Result>(_ body: (inout _SerialDrain<Event>) -> Result) -> Result {
+        _lock.withLock { body(&_drain) }
     }
 
     /// Applies one message and sends the view's change, if any. Only the drain's runner calls it.

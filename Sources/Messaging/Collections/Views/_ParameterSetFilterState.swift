@@ -111,7 +111,7 @@ struct _ParameterSetFilterEvent<Element: Hashable & Sendable, Parameter: Sendabl
 /// Only the runner takes them, so nothing else misses them meanwhile; a reader of the view's count
 /// reads `_count`, which stays.
 final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Sendable>:
-    @unchecked Sendable
+    _DrainedViewState, @unchecked Sendable
 {  // guarded by the lock of `_core`
     typealias Event = _ParameterSetFilterEvent<Element, Parameter>
 
@@ -171,30 +171,13 @@ final class _ParameterSetFilterState<Element: Hashable & Sendable, Parameter: Se
         // A queued message may wait for another thread; an author sending from its `deinit`
         // cannot wait with it.
         let event = Event(kind: kind, claimed: claimed, author: _authorToKeep(author, standIn: nil) ?? _noAuthor)
-        guard let now = _core.withLock({ _drain.submit(event) }) else { return }
-        _apply(now, isolation: isolation)
-        _runQueued(isolation: isolation, handsOff: true)
+        _submit(event, isolation: isolation)
     }
 
-    /// Applies the queued messages; a caller's own call (`handsOff`) stops after the drain's budget
-    /// and hands the rest to a runner of their own, which applies them all.
-    func _runQueued(isolation: (any Actor)?, handsOff: Bool) {
-        var ran = 0
-        while true {
-            let step = _core.withLock { _drain.next(afterRunning: ran, handsOff: handsOff) }
-            switch consume step {
-            case .finished:
-                return
-            case .handOff:
-                _HandOffs.run(label: "Messaging.ParameterFilteredSetView") {
-                    self._runQueued(isolation: nil, handsOff: false)
-                }
-                return
-            case .run(let batch):
-                ran += batch.count
-                for event in batch { _apply(event, isolation: isolation) }
-            }
-        }
+    static var _handOffLabel: String { "Messaging.ParameterFilteredSetView" }
+
+    func _withDrain<Result>(_ body: (inout _SerialDrain<Event>) -> Result) -> Result {
+        _core.withLock { body(&_drain) }
     }
 
     /// Applies one message and sends the view's change, if any. Only the drain's runner calls it.

@@ -62,7 +62,7 @@ where Property.Message == Update<Bool> {
 /// state, works on them outside the lock, and puts them back in the step that sends the change.
 /// A flip needs only its slot, so it leaves them where they are.
 final class _PropertySetFilterState<Element: Hashable & Sendable, Property: ObservableCache & Sendable>:
-    _MessengerDeathListener, @unchecked Sendable
+    _DrainedViewState, _MessengerDeathListener, @unchecked Sendable
 where Property.Message == Update<Bool> {  // guarded by the lock of `_core`
     typealias Slot = _PropertySetFilterSlot<Element, Property>
     typealias Event = _PropertySetFilterEvent<Element, Property>
@@ -115,30 +115,13 @@ where Property.Message == Update<Bool> {  // guarded by the lock of `_core`
         // A queued message may wait for another thread; an author sending from its `deinit`
         // cannot wait with it.
         let event = Event(kind: kind, author: _authorToKeep(author, standIn: nil) ?? _noAuthor)
-        guard let now = _core.withLock({ _drain.submit(event) }) else { return }
-        _apply(now, isolation: isolation)
-        _runQueued(isolation: isolation, handsOff: true)
+        _submit(event, isolation: isolation)
     }
 
-    /// Applies the queued messages; a caller's own call (`handsOff`) stops after the drain's budget
-    /// and hands the rest to a runner of their own, which applies them all.
-    func _runQueued(isolation: (any Actor)?, handsOff: Bool) {
-        var ran = 0
-        while true {
-            let step = _core.withLock { _drain.next(afterRunning: ran, handsOff: handsOff) }
-            switch consume step {
-            case .finished:
-                return
-            case .handOff:
-                _HandOffs.run(label: "Messaging.PropertyFilteredSetView") {
-                    self._runQueued(isolation: nil, handsOff: false)
-                }
-                return
-            case .run(let batch):
-                ran += batch.count
-                for event in batch { _apply(event, isolation: isolation) }
-            }
-        }
+    static var _handOffLabel: String { "Messaging.PropertyFilteredSetView" }
+
+    func _withDrain<Result>(_ body: (inout _SerialDrain<Event>) -> Result) -> Result {
+        _core.withLock { body(&_drain) }
     }
 
     /// Applies one message and sends the view's change, if any. Only the drain's runner calls it.
