@@ -38,9 +38,10 @@
 /// `select` is called once per element when the element arrives, not again: it should return the
 /// same observable for the same element, as a stored property does.
 ///
-/// - Complexity: Per update of a property, while observed: O(*n*) to find the element among the
-///   *n* elements of the array (the view scans its slots), then O(log *n*) for its position among
-///   the included elements. Per change of the array: O(*n*) to move the slots after its first
+/// - Complexity: Per update of a property, while observed: O(*d*) to find the element among the
+///   *n* elements of the array, for an element that the array's edits moved by *d* places since
+///   the view last found it (O(1) if it has not moved, O(*n*) at most), then O(log *n*) for its
+///   position among the included elements. Per change of the array: O(*n*) to move the slots after its first
 ///   modification, O(*k* log *n*) for *k* elements removed and inserted, and one call of `select`
 ///   and one new observation per inserted element. Memory: one slot per element while observed.
 public final class PropertyFilteredArrayView<Element: Sendable, Property: ObservableCache & Sendable>:
