@@ -28,7 +28,7 @@ if ((${#scenarios[@]} == 0)); then
         array-var-set-element-1000 array-insert-1e4 array-insert-1e5 array-insert-1e6
         array-insert-filter-1e4 array-insert-filter-1e5 array-insert-filter-1e6 recompute-filter-1e5
         array-insert-filter-property-1e4 array-insert-filter-property-1e5 array-insert-filter-property-1e6
-        property-flip-filter-1e5 recompute-filter-property-1e5
+        property-flip-filter-1e5 property-update-follow-each-1e5 recompute-filter-property-1e5
         array-insert-filter-parameter-1e4 array-insert-filter-parameter-1e5 array-insert-filter-parameter-1e6
         parameter-change-filter-1e5 recompute-filter-parameter-1e5
         set-insert-1e5 set-insert-filter-parameter-1e5 parameter-change-set-filter-1e5

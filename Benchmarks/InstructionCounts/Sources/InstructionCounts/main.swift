@@ -43,7 +43,8 @@
 // pseudo-random index into an ObservableArray of 10^4, 10^5 or 10^6 elements, each with a
 // Var<Bool>, half of them true, with the view filtered by that property observed),
 // property-flip-filter-1e5 (one element's Var<Bool> toggled, with that view of 10^5 elements
-// observed) and recompute-filter-property-1e5 (the same insertion into a plain array, filtered again
+// observed), property-update-follow-each-1e5 (the same toggle with the array's followEach view of
+// that property observed) and recompute-filter-property-1e5 (the same insertion into a plain array, filtered again
 // reading each element's property); array-insert-filter-parameter-* (an insertion at a pseudo-random index
 // into an ObservableArray of 10^4, 10^5 or 10^6 Ints with a view filtered by a Var parameter, the
 // multiples of 2, observed), parameter-change-filter-1e5 (that view of 10^5 elements observed, the
@@ -561,6 +562,15 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
         for _ in 0..<count {
             let value = random.next()
             array.insert(FlaggedItem(value), at: value % (array.count + 1))
+        }
+        withExtendedLifetime(token) {}
+    case "property-update-follow-each-1e5":
+        let items = (0..<100_000).map(FlaggedItem.init)
+        let array = ObservableArray(items)
+        let token = array.followEach(\.isIncluded).subscribe { receiving.consume($0.countAfter) }
+        var random = PseudoRandom()
+        for _ in 0..<count {
+            items[random.next() % items.count].isIncluded.value.toggle()
         }
         withExtendedLifetime(token) {}
     case "property-flip-filter-1e5":

@@ -37,8 +37,9 @@
 /// `select` is called once per element when the element arrives, not again: it should return the
 /// same observable for the same element, as a stored property does.
 ///
-/// - Complexity: Per update of a property, while observed: one `==` and O(*n*) to find the element
-///   among the *n* elements of the array (the view scans its slots). Per change of the array:
+/// - Complexity: Per update of a property, while observed: one `==` and O(*d*) to find the element
+///   among the *n* elements of the array, for an element that the array's edits moved by *d*
+///   places since the view last found it (O(1) if it has not moved, O(*n*) at most). Per change of the array:
 ///   O(*n*) to move the slots after its first modification, plus one call of `select` and one new
 ///   observation per inserted element. Memory: one slot per element while observed.
 public final class FollowedElements<

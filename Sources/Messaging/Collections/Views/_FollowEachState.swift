@@ -6,7 +6,8 @@
 /// first write of `value`, made before the slot is reachable from another thread or under the
 /// property's messenger lock in the step that starts its observation (which orders it before every
 /// delivery to the slot).
-final class _FollowEachSlot<Property: ObservableCache, Value: Equatable & Sendable>: @unchecked Sendable
+final class _FollowEachSlot<Property: ObservableCache, Value: Equatable & Sendable>: _IndexHintedSlot,
+    @unchecked Sendable
 where Property.Message == Update<Value> {  // guarded by the state's `_lock`
     /// Held so that a property made on demand lives as long as its observation.
     let property: Property
@@ -35,7 +36,7 @@ where Property.Message == Update<Value> {  // guarded by the state's `_lock`
 
 /// Where a change of the array lands: a modification's offset and number of removed elements, and
 /// the slots of the elements it inserts (their observations started). It holds no element.
-struct _FollowEachEdit<Property: ObservableCache, Value: Equatable & Sendable>: @unchecked Sendable
+struct _FollowEachEdit<Property: ObservableCache, Value: Equatable & Sendable>: _SlotEdit, @unchecked Sendable
 where Property.Message == Update<Value> {  // the slots are guarded by the state's `_lock`
     var offset: Int
     var oldCount: Int
@@ -121,6 +122,7 @@ where Property.Message == Update<Value> {  // guarded by `_lock`
                 return false
             }
             for slot in slots { slot.isInstalled = true }
+            slots._hintAll()
             _slots = slots
             _isSeeding = false
             swap(&queued, &_queued)
@@ -169,7 +171,8 @@ where Property.Message == Update<Value> {  // guarded by `_lock`
     /// The updates of one slot's observation never overlap, and only they change its value once
     /// it is installed, so the value read before comparing is still the slot's when it is replaced.
     ///
-    /// - Complexity: O(*n*) to find the slot's index among *n* slots, and one `==`.
+    /// - Complexity: O(*d*) to find the slot's index among *n* slots, for a slot *d* places from
+    ///   where it was last found (O(*n*) at most), and one `==`.
     func propertyChanged(_ new: Value, of slot: Slot, author: AnyObject, isolation: (any Actor)?) {
         var stored: Value?
         let old = _lock.withLock { () -> Value? in
@@ -224,24 +227,19 @@ where Property.Message == Update<Value> {  // guarded by `_lock`
             }
             slots.replaceSubrange(range, with: edit.slots)
         }
+        Array._hintInserted(by: edits)
         _slots = slots
         guard !change.isEmpty else { return false }
         return _outbox.post(change, author: author)
     }
 
-    /// The index of `slot` among the slots. Call under the lock.
+    /// The index of `slot` among the slots, searched from where it was last found. Call under
+    /// the lock.
     ///
-    /// A loop over the buffer rather than `firstIndex(where:)`: this generic code is not
-    /// specialized for the client's types, and the generic algorithm costs about 180 instructions
-    /// per slot where the loop costs a few.
-    ///
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(*d*) for an element *d* places away from where it was last found; O(*n*)
+    ///   at most.
     func _index(of slot: Slot) -> Int? {
-        guard let slots = _slots else { return nil }
-        return slots.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices where buffer[index] === slot { return index }
-            return nil
-        }
+        _slots?._index(ofHinted: slot)
     }
 
     /// Ends the observations and forgets the slots once the view is no longer observed.

@@ -6,7 +6,8 @@
 /// the first write of `isIncluded`, made before the slot is reachable from another thread or under
 /// the property's messenger lock in the step that starts its observation (which orders it before
 /// every delivery to the slot).
-final class _PropertyFilterSlot<Element: Sendable, Property: ObservableCache & Sendable>: @unchecked Sendable
+final class _PropertyFilterSlot<Element: Sendable, Property: ObservableCache & Sendable>: _IndexHintedSlot,
+    @unchecked Sendable
 where Property.Message == Update<Bool> {  // guarded by the state's `_lock`
     let element: Element
     /// Held so that a property made on demand lives as long as its observation.
@@ -20,9 +21,6 @@ where Property.Message == Update<Bool> {  // guarded by the state's `_lock`
     @exclusivity(unchecked) var isDead = false
     /// The observation of the property; taken when the slot dies, and ended outside the lock.
     @exclusivity(unchecked) var observation: _Observation<Update<Bool>>?
-    /// Where the slot was when it was installed or last found among the state's slots: where the
-    /// search for it starts, since a change of the array before it moves it.
-    @exclusivity(unchecked) var index = 0
 
     init(element: Element, property: Property) {
         self.element = element
@@ -40,7 +38,7 @@ where Property.Message == Update<Bool> {  // guarded by the state's `_lock`
 
 /// Where a change of the array lands: a modification's offset and number of removed elements, and
 /// the slots of the elements it inserts (their observations started).
-struct _PropertyFilterEdit<Element: Sendable, Property: ObservableCache & Sendable>: @unchecked Sendable
+struct _PropertyFilterEdit<Element: Sendable, Property: ObservableCache & Sendable>: _SlotEdit, @unchecked Sendable
 where Property.Message == Update<Bool> {  // the slots are guarded by the state's `_lock`
     var offset: Int
     var oldCount: Int
@@ -128,10 +126,8 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
                 dropped = slots
                 return false
             }
-            for (index, slot) in slots.enumerated() {
-                slot.isInstalled = true
-                slot.index = index
-            }
+            for slot in slots { slot.isInstalled = true }
+            slots._hintAll()
             _bits = _CountedBits(slots.lazy.map(\.installedBit))
             _slots = slots
             _isSeeding = false
@@ -250,50 +246,19 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
             }
             slots.replaceSubrange(range, with: edit.slots)
         }
-        // Each inserted slot's index; the slots after an edit that changes the count move, and
-        // keep their old index as a hint (see `_index(of:)`).
-        var shift = 0
-        for edit in edits {
-            for (step, slot) in edit.slots.enumerated() { slot.index = edit.offset + shift + step }
-            shift += edit.slots.count - edit.oldCount
-        }
+        Array._hintInserted(by: edits)
         _slots = slots
         guard !change.isEmpty else { return false }
         return _outbox.post(change, author: author)
     }
 
-    /// The index of `slot` among the slots. Call under the lock.
-    ///
-    /// The slot keeps the index where it was last found or installed, and the search starts there
-    /// and moves outward: an element that did not move since is found at once, and one that moved
-    /// by *d* places (the elements inserted before it less those removed) after about 2*d*
-    /// comparisons. The index found is kept for the next search. A loop over the buffer rather
-    /// than a generic algorithm: this code is not specialized for the client's types, and the
-    /// generic algorithm costs about 180 instructions per slot where the loop costs a few.
+    /// The index of `slot` among the slots, searched from where it was last found. Call under
+    /// the lock.
     ///
     /// - Complexity: O(*d*) for an element *d* places away from where it was last found; O(*n*)
     ///   at most.
     func _index(of slot: Slot) -> Int? {
-        guard let slots = _slots, !slots.isEmpty else { return nil }
-        return slots.withUnsafeBufferPointer { buffer -> Int? in
-            let count = buffer.count
-            let hint = min(slot.index, count - 1)
-            var distance = 0
-            while distance <= hint || hint + distance < count {
-                let after = hint + distance
-                if after < count, buffer[after] === slot {
-                    slot.index = after
-                    return after
-                }
-                let before = hint - distance
-                if distance > 0, before >= 0, buffer[before] === slot {
-                    slot.index = before
-                    return before
-                }
-                distance += 1
-            }
-            return nil
-        }
+        _slots?._index(ofHinted: slot)
     }
 
     /// Ends the observations and forgets the slots once the view is no longer observed.
