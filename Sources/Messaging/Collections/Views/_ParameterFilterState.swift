@@ -56,7 +56,9 @@ struct _ParameterFilterEvent<Element: Sendable, Parameter: Sendable>: @unchecked
 /// code runs under it. What it replaces (the bits, a parameter, the elements of a seeding) leaves
 /// the lock in locals and is released after unlocking; an element the contents drop under it is
 /// still held by the array's change being applied.
-final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>: _DrainedViewState, @unchecked Sendable {  // guarded by `_lock`
+final class _ParameterFilterState<Element: Sendable, Parameter: Sendable>:
+    _DrainedViewState, @unchecked Sendable
+{  // guarded by `_lock`
     typealias Event = _ParameterFilterEvent<Element, Parameter>
 
     /// What applying one message leads to.
