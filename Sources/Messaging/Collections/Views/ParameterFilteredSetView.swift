@@ -187,7 +187,12 @@ public final class ParameterFilteredSetView<Element: Hashable & Sendable, Parame
     ///
     /// - Complexity: O(1) to make; per change of the view, O(1) and at most one send.
     public var observableCount: some ObservableSource<Update<Int>> {
-        _SetViewCount(self)
+        _RunningCount(self) { view, count in
+            // Under the view's messenger lock, which guards its count: the count is read, or
+            // waited for, in the step that starts the observation.
+            view._state._startCount(count)
+            return SetChange()
+        }
     }
 
     /// An observable of whether the view has a member equal to `member`: it sends
@@ -218,12 +223,6 @@ public final class ParameterFilteredSetView<Element: Hashable & Sendable, Parame
 // included members, the parameter's value and the count are guarded by the lock of the view's
 // messenger, the observations by the links'.
 extension ParameterFilteredSetView: @unchecked Sendable {}
-
-extension ParameterFilteredSetView: _SetViewWithCount {
-    func _startCount(_ running: _LockedBox<Int?>) {
-        _state._startCount(running)
-    }
-}
 
 extension ObservableSet {
     /// A view of the members for which `isIncluded` returns `true` with the current value of

@@ -153,7 +153,12 @@ where Property.Message == Update<Bool> {
     ///
     /// - Complexity: O(1) to make; per change of the view, O(1) and at most one send.
     public var observableCount: some ObservableSource<Update<Int>> {
-        _SetViewCount(self)
+        _RunningCount(self) { view, count in
+            // Under the view's messenger lock, which guards its count: the count is read, or
+            // waited for, in the step that starts the observation.
+            view._state._startCount(count)
+            return SetChange()
+        }
     }
 
     /// An observable of whether the view has a member equal to `member`: it sends
@@ -176,12 +181,6 @@ where Property.Message == Update<Bool> {
 
     func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
         body(_link)
-    }
-}
-
-extension PropertyFilteredSetView: _SetViewWithCount {
-    func _startCount(_ running: _LockedBox<Int?>) {
-        _state._startCount(running)
     }
 }
 
