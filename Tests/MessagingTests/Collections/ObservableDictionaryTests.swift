@@ -137,6 +137,40 @@ struct ObservableDictionaryTests {
         #expect(weakDictionary == nil)
     }
 
+    /// A value that is a class instance, so a weak reference can watch it.
+    final class Score: Equatable, Sendable {
+        static func == (lhs: Score, rhs: Score) -> Bool { lhs === rhs }
+    }
+
+    /// An edit works on a second copy of the entries that it keeps for the next edit; that copy
+    /// must not keep a removed or replaced value alive.
+    @Test func aRemovedOrReplacedValueIsReleasedWhenTheEditReturns() {
+        let edits: [(ObservableDictionary<String, Score>) -> Void] = [
+            { $0.removeValue(forKey: "b") },
+            { $0["b"] = nil },
+            { $0["b"] = Score() },
+            { $0.updateValue(Score(), forKey: "b") },
+            { $0.merge(["b": Score()]) },
+            { $0.removeAll() },
+            { $0.modify { _ = $0.removeValue(forKey: "b") } },
+            { $0.value = [:] },
+        ]
+        for (index, edit) in edits.enumerated() {
+            let scores = ObservableDictionary<String, Score>()
+            weak var weakScore: Score?
+            do {
+                let score = Score()
+                weakScore = score
+                // Several edits first, so that the removing one finds a spare copy to edit.
+                scores["a"] = Score()
+                scores["b"] = score
+                scores["c"] = Score()
+                edit(scores)
+            }
+            #expect(weakScore == nil, "edit \(index)")
+        }
+    }
+
     static var steps: Int {
         modelSteps(standard: 100_000)
     }

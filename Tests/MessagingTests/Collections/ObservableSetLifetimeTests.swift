@@ -41,6 +41,36 @@ struct ObservableSetLifetimeTests {
         withExtendedLifetime((recorder, counts)) {}
     }
 
+    /// An edit works on a second copy of the contents that it keeps for the next edit; that copy
+    /// must not keep a removed member alive.
+    @Test func aRemovedMemberIsReleasedWhenTheEditThatRemovedItReturns() {
+        let edits: [(ObservableSet<Member>, Member) -> Void] = [
+            { set, member in set.remove(member) },
+            { set, member in set.subtract([member]) },
+            { set, _ in set.formIntersection([]) },
+            { set, member in set.formSymmetricDifference([member]) },
+            { set, _ in set.removeAll() },
+            { set, member in set.modify { _ = $0.remove(member) } },
+            { set, _ in set.value = [] },
+            { set, member in set.withTransaction { _ = set.remove(member) } },
+        ]
+        for (index, edit) in edits.enumerated() {
+            let set = ObservableSet<Member>()
+            weak var weakMember: Member?
+            do {
+                let member = Member()
+                weakMember = member
+                // Several edits first, so that the removing one finds a spare copy to edit.
+                set.insert(Member())
+                set.insert(member)
+                set.insert(Member())
+                edit(set, member)
+            }
+            #expect(weakMember == nil, "edit \(index)")
+            #expect(set.count < 3, "edit \(index)")
+        }
+    }
+
     @Test func theCountStopsHoldingTheSetWhenItsObservationEnds() {
         weak var weakSet: ObservableSet<Int>?
         var token: ObservationToken?

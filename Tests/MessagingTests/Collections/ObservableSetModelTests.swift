@@ -130,4 +130,75 @@ struct ObservableSetModelTests {
         }
         withExtendedLifetime((countToken, presenceToken)) {}
     }
+
+    /// Equal members can be different instances; every edit must leave the instances that the
+    /// same edit of a `Set` leaves, whichever copy of the contents it worked on.
+    @Test(arguments: seeds)
+    func everyEditLeavesTheMembersThatASetWouldHold(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let set = ObservableSet<Tagged>()
+        var model: Set<Tagged> = []
+        var step = 0
+
+        func tags(_ members: Set<Tagged>) -> [Int: String] {
+            Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.tag) })
+        }
+        func element() -> Tagged { Tagged(id: random.roll(0..<8), tag: "#\(step).\(random.roll(0..<1000))") }
+        func elements() -> [Tagged] { (0..<random.roll(0...4)).map { _ in element() } }
+        func edit() {
+            switch random.roll(0..<10) {
+            case 0, 1:
+                let new = element()
+                #expect(set.insert(new).memberAfterInsert.tag == model.insert(new).memberAfterInsert.tag)
+            case 2:
+                let new = element()
+                #expect(set.update(with: new)?.tag == model.update(with: new)?.tag)
+            case 3:
+                let old = element()
+                #expect(set.remove(old)?.tag == model.remove(old)?.tag)
+            case 4:
+                let new = elements()
+                set.formUnion(new)
+                model.formUnion(new)
+            case 5:
+                let old = elements()
+                set.subtract(old)
+                model.subtract(old)
+            case 6:
+                let kept = elements() + elements() + elements()
+                set.formIntersection(kept)
+                model.formIntersection(kept)
+            case 7:
+                let toggled = Set(elements())
+                set.formSymmetricDifference(toggled)
+                model.formSymmetricDifference(toggled)
+            case 8:
+                // Equal members keep the new instances only if the contents change.
+                let new = Set(elements() + elements())
+                if new != model { model = new }
+                set.value = new
+            default:
+                let added = element()
+                set.modify { $0.update(with: added) }
+                if model.contains(added) {
+                    // An update by an equal member is no change: nothing is committed.
+                } else {
+                    model.insert(added)
+                }
+            }
+        }
+
+        while step < Self.steps / 10 {
+            if random.roll(0..<8) == 0 {
+                set.withTransaction {
+                    for _ in 0..<random.roll(0...4) { edit() }
+                }
+            } else {
+                edit()
+            }
+            step += 1
+            #expect(tags(set.value) == tags(model), "seed \(seed), step \(step)")
+            if tags(set.value) != tags(model) { return }
+        }
+    }
 }

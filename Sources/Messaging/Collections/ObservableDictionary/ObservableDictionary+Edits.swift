@@ -34,7 +34,8 @@ extension ObservableDictionary {
     ///   - isolation: The caller's actor, filled in automatically; handlers isolated to it run
     ///     before `updateValue` returns.
     /// - Returns: The value `key` had, or `nil` if it had none, as `Dictionary` returns.
-    /// - Complexity: O(*count*) for the copy of the entries, plus O(*n*) for *n* observers.
+    /// - Complexity: O(1) on average, plus O(*n*) for *n* observers; see ``ObservableDictionary``
+    ///   for when an edit also copies the entries.
     @discardableResult
     public func updateValue(_ value: Value, forKey key: Key, isolation: isolated (any Actor)? = #isolation) -> Value? {
         _updateValue(value, forKey: key, isolation: isolation)
@@ -46,7 +47,8 @@ extension ObservableDictionary {
     ///   - key: The key to remove.
     ///   - isolation: The caller's actor, filled in automatically.
     /// - Returns: The value `key` had, or `nil` if it had none.
-    /// - Complexity: O(*count*) for the copy of the entries, plus O(*n*) for *n* observers.
+    /// - Complexity: O(1) on average, plus O(*n*) for *n* observers; see ``ObservableDictionary``
+    ///   for when an edit also copies the entries.
     @discardableResult
     public func removeValue(forKey key: Key, isolation: isolated (any Actor)? = #isolation) -> Value? {
         _removeValue(forKey: key, isolation: isolation)
@@ -59,51 +61,56 @@ extension ObservableDictionary {
     /// - Complexity: O(1), plus O(*n*) for *n* observers. The entries are released with the last
     ///   copy of the change, after its delivery.
     public func removeAll(isolation: isolated (any Actor)? = #isolation) {
-        _edit(isolation: isolation) { old in (DictionaryChange(removed: old), [:], ()) }
+        // The spare would remove the entries one by one; the next edit copies no entry.
+        _edit(isolation: isolation, keepsSpare: false) { entries in
+            let removed = entries
+            entries = [:]
+            return (DictionaryChange(removed: removed), ())
+        }
     }
 
     /// Puts every entry of `other` in the dictionary, as `merge(_:uniquingKeysWith: { $1 })` does,
     /// and sends one change with the insertions and the updates; nothing if every key already has
-    /// the same value.
+    /// the same value. A key whose value is equal (`==`) to the new one keeps the value it has.
     ///
     /// - Parameters:
     ///   - other: The entries to put. Read before the dictionary is locked.
     ///   - isolation: The caller's actor, filled in automatically.
-    /// - Complexity: O(*count* + *m*) for *m* entries, plus O(*n*) for *n* observers.
+    /// - Complexity: O(*m*) on average for *m* entries, plus O(*n*) for *n* observers.
     public func merge(_ other: [Key: Value], isolation: isolated (any Actor)? = #isolation) {
-        _edit(isolation: isolation) { old in
+        _edit(isolation: isolation) { entries in
             var inserted: [Key: Value] = [:]
             var updated: [Key: Update<Value>] = [:]
             for (key, value) in other {
-                if let oldValue = old[key] {
+                if let oldValue = entries[key] {
                     if oldValue != value { updated[key] = Update(oldValue, value) }
                 } else {
                     inserted[key] = value
                 }
             }
             let change = DictionaryChange(inserted: inserted, updated: updated)
-            return (change, change.isEmpty ? old : old.merging(other) { $1 }, ())
+            change.apply(to: &entries)
+            return (change, ())
         }
     }
 
     @discardableResult
     func _updateValue(_ value: Value, forKey key: Key, isolation: (any Actor)?) -> Value? {
-        _edit(isolation: isolation) { old in
-            let oldValue = old[key]
-            if oldValue == value { return (DictionaryChange(), old, oldValue) }
-            var new = old
-            new[key] = value
-            return (DictionaryChange(updatingValue: value, forKey: key, in: old), new, oldValue)
+        _edit(isolation: isolation) { entries in
+            let oldValue = entries[key]
+            if oldValue == value { return (DictionaryChange(), oldValue) }
+            let change = DictionaryChange(updatingValue: value, forKey: key, in: entries)
+            entries[key] = value
+            return (change, oldValue)
         }
     }
 
     @discardableResult
     func _removeValue(forKey key: Key, isolation: (any Actor)?) -> Value? {
-        _edit(isolation: isolation) { old in
-            guard let oldValue = old[key] else { return (DictionaryChange(), old, nil) }
-            var new = old
-            new.removeValue(forKey: key)
-            return (DictionaryChange(removed: [key: oldValue]), new, oldValue)
+        _edit(isolation: isolation) { entries in
+            guard let index = entries.index(forKey: key) else { return (DictionaryChange(), nil) }
+            let (removedKey, oldValue) = entries.remove(at: index)
+            return (DictionaryChange(removed: [removedKey: oldValue]), oldValue)
         }
     }
 }

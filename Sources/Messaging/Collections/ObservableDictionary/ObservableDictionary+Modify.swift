@@ -27,10 +27,10 @@ extension ObservableDictionary {
         _ body: (inout [Key: Value]) throws(Failure) -> Result,
         isolation: isolated (any Actor)? = #isolation
     ) throws(Failure) -> Result {
-        try _edit(isolation: isolation) { old throws(Failure) in
-            var new = old
-            let result = try body(&new)
-            return (DictionaryChange(from: old, to: new), new, result)
+        try _edit(isolation: isolation, keepsSpare: false) { entries throws(Failure) in
+            let old = entries
+            let result = try body(&entries)
+            return (DictionaryChange(from: old, to: entries), result)
         }
     }
 }

@@ -27,12 +27,14 @@
 /// receive the changes in the order the edits happened, whichever threads made them.
 ///
 /// Hashing keys and comparing values is code of their types, so no edit does either under that
-/// lock: as ``ObservableSet`` does, each edit works out its change and the new entries on a copy of
-/// the entries, outside the lock, then replaces the entries in one step if no other edit came
-/// meanwhile, and otherwise works them out again from the newer entries. No key or value is
-/// released under the lock either. An edit therefore costs a copy of the entries, O(*count*),
-/// where the same edit of a `Dictionary` may cost O(1): group many edits with `modify` or
-/// ``merge(_:isolation:)`` rather than making them one at a time.
+/// lock: as ``ObservableSet`` does, each edit works out its change and the new entries outside the
+/// lock, then replaces the entries in one step if no other edit came meanwhile, and otherwise
+/// works them out again from the newer entries. No key or value is released under the lock
+/// either. Like the set, the dictionary keeps a second copy of its entries for the next edit to
+/// bring up to date and edit in place, so that an edit costs what the same edit of a `Dictionary`
+/// costs; it copies the entries, O(*count*), only when it finds that copy missing (another
+/// thread's edit has it, the first edit, the edit after setting ``value`` or a `modify` that
+/// changed something, or a `value` read earlier still shares its storage).
 ///
 /// ## Transactions
 ///
@@ -48,9 +50,9 @@
 /// a ``Var``. It is an ``ObservableCache``: its ``latestMessage`` is the whole contents as one
 /// insertion, so an observation started with `replayingLatest: true` first receives them.
 ///
-/// - Complexity: Reading ``value`` is O(1) (a copy on write); each edit costs a copy of the
-///   entries, O(*count*), plus what the same edit of a `Dictionary` costs, plus O(*n*) for *n*
-///   observers.
+/// - Complexity: Reading ``value`` is O(1) (a copy on write). Each edit costs what the same edit
+///   of a `Dictionary` costs, twice (once on each copy of the entries), plus O(*n*) for *n*
+///   observers, plus O(*count*) when it finds no second copy to edit (see above).
 public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatable & Sendable>: ObservableSource {
     /// The messenger that sends the dictionary's changes.
     public let messenger = Messenger<DictionaryChange<Key, Value>>()
@@ -73,6 +75,10 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
     /// The bridge to Observation, made on the first read; never replaced after. Guarded by the
     /// lock of `messenger`'s core.
     var _tracking: _VarTracking?
+
+    /// A copy of the entries for the next edit to bring up to date and edit in place, so that an
+    /// edit does not copy the entries. Guarded by the lock of `messenger`'s core.
+    var _spare = _SpareCopy<[Key: Value], DictionaryChange<Key, Value>>()
 
     /// Creates an observable dictionary holding `entries`.
     ///
@@ -97,7 +103,11 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
             return value
         }
         set {
-            _edit(isolation: nil) { old in (DictionaryChange(from: old, to: newValue), newValue, ()) }
+            _edit(isolation: nil, keepsSpare: false) { entries in
+                let change = DictionaryChange(from: entries, to: newValue)
+                entries = newValue
+                return (change, ())
+            }
         }
     }
 
@@ -115,26 +125,52 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
     /// - Complexity: O(1).
     public var isEmpty: Bool { count == 0 }
 
-    /// Works out an edit from a copy of the entries outside the lock, then commits it: replaces
-    /// the entries and sends the change, or merges it into the open transaction's change, in one
-    /// atomic step if no other edit came meanwhile; otherwise starts again from the newer entries.
+    /// Works out an edit outside the lock, then commits it: replaces the entries and sends the
+    /// change, or merges it into the open transaction's change, in one atomic step if no other
+    /// edit came meanwhile; otherwise starts again from the newer entries.
     ///
-    /// `edit` gets the entries and returns the change against them, the new entries and the edit's
-    /// result. It may run more than once. An empty change commits nothing.
+    /// `edit` gets the entries to edit in place and returns the change it made to them and the
+    /// edit's result. It may run more than once. An empty change commits nothing: the edit must
+    /// then have left the entries as they were, and its result stands.
+    ///
+    /// An edit that keeps the spare (`keepsSpare`) gets the spare copy of the entries when no
+    /// other edit has it, so that editing them in place copies nothing; its change must then name
+    /// every key and value it put in the entries. The other edits, and an edit that
+    /// finds the spare taken, get a copy of the locked entries, which their first edit copies.
+    /// An edit that keeps the spare does not throw: a spare taken out is put back or committed.
     func _edit<Result, Failure: Error>(
         isolation: (any Actor)?,
-        _ edit: ([Key: Value]) throws(Failure) -> (DictionaryChange<Key, Value>, [Key: Value], Result)
+        keepsSpare: Bool = true,
+        _ edit: (inout [Key: Value]) throws(Failure) -> (DictionaryChange<Key, Value>, Result)
     ) throws(Failure) -> Result {
         while true {
-            let (old, version, pending) = messenger._core.withLock {
-                (_storage, _version, _transactionDepth > 0 ? _pending : nil)
+            var entries = [Key: Value]()
+            var catchUp: DictionaryChange<Key, Value>?
+            var tookSpare = false
+            var pending: DictionaryChange<Key, Value>?
+            let version = messenger._core.withLock {
+                tookSpare = keepsSpare && _spare.take(into: &entries, catchUp: &catchUp)
+                if !tookSpare { entries = _storage }
+                if _transactionDepth > 0 { pending = _pending }
+                return _version
             }
-            var (change, new, result) = try edit(old)
-            guard !change.isEmpty else { return result }
+            // Brought up to date here, outside the lock: applying the change hashes the keys.
+            catchUp?.apply(to: &entries)
+            let (change, result) = try edit(&entries)
+            guard !change.isEmpty else {
+                if tookSpare {
+                    let stale = messenger._core.withLock { _spare.putBack(entries, isCurrent: _version == version) }
+                    _ = consume stale
+                }
+                return result
+            }
             // Merged here, outside the lock: merging hashes the keys.
             var merged = pending?.merged(with: change)
             var committed = false
             var tracking: _VarTracking?
+            // What the lock replaces leaves in these, so that no entry is released under it.
+            var replaced: [Key: Value]? = consume entries
+            var previousSpare: [Key: Value]?
             messenger._core.sendChange(
                 author: self,
                 checksChange: true,
@@ -143,13 +179,13 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
                 standIn: messenger,
                 {
                     guard self._version == version, (self._transactionDepth > 0) == (merged != nil) else {
+                        if tookSpare { self._spare.abandon() }
                         return DictionaryChange()
                     }
                     committed = true
                     self._version &+= 1
-                    // What the lock replaces leaves in `new` and `merged`, so that no entry is
-                    // released under it.
-                    swap(&new, &self._storage)
+                    swap(&replaced!, &self._storage)
+                    previousSpare = self._spare.keep(&replaced, behind: keepsSpare ? change : nil, tookSpare: tookSpare)
                     guard merged != nil else {
                         tracking = self._tracking
                         return change
@@ -159,8 +195,30 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
                 }
             )
             tracking?._changed()
-            if committed { return result }
+            _ = (consume replaced, consume previousSpare)
+            guard committed else { continue }
+            if keepsSpare { _updateSpare() }
+            return result
         }
+    }
+
+    /// Brings the spare up to date with the change that made it one behind, so that it holds no
+    /// entry that left the dictionary: the entries that change removed or updated are released
+    /// here, after unlocking, and the next edit finds the spare current.
+    ///
+    /// - Complexity: O(*k*) on average for a change of *k* entries, plus O(*count*) if something
+    ///   else shares the spare's storage.
+    func _updateSpare() {
+        var entries = [Key: Value]()
+        var catchUp: DictionaryChange<Key, Value>?
+        let version = messenger._core.withLock {
+            _ = _spare.take(into: &entries, catchUp: &catchUp, onlyIfBehind: true)
+            return _version
+        }
+        guard let catchUp else { return }
+        catchUp.apply(to: &entries)
+        let stale = messenger._core.withLock { _spare.putBack(entries, isCurrent: _version == version) }
+        _ = consume stale
     }
 }
 

@@ -13,18 +13,15 @@ extension ObservableSet {
     ///     before `insert` returns.
     /// - Returns: Whether `member` was inserted, and the member equal to it that the set holds
     ///   afterwards: `member` itself, or the member that was already there, as `Set` returns.
-    /// - Complexity: O(*count*) for the copy of the contents, plus O(*n*) for *n* observers.
+    /// - Complexity: O(1) on average, plus O(*n*) for *n* observers; see ``ObservableSet`` for
+    ///   when an edit also copies the contents.
     @discardableResult
     public func insert(
         _ member: Element, isolation: isolated (any Actor)? = #isolation
     ) -> (inserted: Bool, memberAfterInsert: Element) {
-        _edit(isolation: isolation) { old in
-            if let index = old.firstIndex(of: member) {
-                return (SetChange(), old, (false, old[index]))
-            }
-            var new = old
-            new.insert(member)
-            return (SetChange(inserted: [member]), new, (true, member))
+        _edit(isolation: isolation) { contents in
+            let (inserted, memberAfterInsert) = contents.insert(member)
+            return (inserted ? SetChange(inserted: [member]) : SetChange(), (inserted, memberAfterInsert))
         }
     }
 
@@ -38,15 +35,13 @@ extension ObservableSet {
     ///   - member: The member to put in the set.
     ///   - isolation: The caller's actor, filled in automatically.
     /// - Returns: The member that `member` replaced, or `nil` if there was none.
-    /// - Complexity: O(*count*) for the copy of the contents, plus O(*n*) for *n* observers.
+    /// - Complexity: O(1) on average, plus O(*n*) for *n* observers; see ``ObservableSet`` for
+    ///   when an edit also copies the contents.
     @discardableResult
     public func update(with member: Element, isolation: isolated (any Actor)? = #isolation) -> Element? {
-        _edit(isolation: isolation) { old in
-            var new = old
-            guard let replaced = new.update(with: member) else {
-                return (SetChange(inserted: [member]), new, nil)
-            }
-            return (SetChange(removed: [replaced], inserted: [member]), new, replaced)
+        _edit(isolation: isolation) { contents in
+            guard let replaced = contents.update(with: member) else { return (SetChange(inserted: [member]), nil) }
+            return (SetChange(removed: [replaced], inserted: [member]), replaced)
         }
     }
 
@@ -56,15 +51,13 @@ extension ObservableSet {
     ///   - member: The member to remove.
     ///   - isolation: The caller's actor, filled in automatically.
     /// - Returns: The member the set held, or `nil` if it had none equal to `member`.
-    /// - Complexity: O(*count*) for the copy of the contents, plus O(*n*) for *n* observers.
+    /// - Complexity: O(1) on average, plus O(*n*) for *n* observers; see ``ObservableSet`` for
+    ///   when an edit also copies the contents.
     @discardableResult
     public func remove(_ member: Element, isolation: isolated (any Actor)? = #isolation) -> Element? {
-        _edit(isolation: isolation) { old in
-            guard let index = old.firstIndex(of: member) else { return (SetChange(), old, nil) }
-            let removed = old[index]
-            var new = old
-            new.remove(removed)
-            return (SetChange(removed: [removed]), new, removed)
+        _edit(isolation: isolation) { contents in
+            guard let removed = contents.remove(member) else { return (SetChange(), nil) }
+            return (SetChange(removed: [removed]), removed)
         }
     }
 
@@ -74,7 +67,12 @@ extension ObservableSet {
     /// - Complexity: O(1), plus O(*n*) for *n* observers. The members are released with the last copy
     ///   of the change, after its delivery.
     public func removeAll(isolation: isolated (any Actor)? = #isolation) {
-        _edit(isolation: isolation) { old in (SetChange(removed: old), [], ()) }
+        // The spare would remove the members one by one; the next edit copies no member.
+        _edit(isolation: isolation, keepsSpare: false) { contents in
+            let removed = contents
+            contents = []
+            return (SetChange(removed: removed), ())
+        }
     }
 
     /// Inserts the elements of a sequence that the set has no member equal to, and sends one
@@ -85,12 +83,12 @@ extension ObservableSet {
     /// - Parameters:
     ///   - elements: The elements to insert. The sequence is read before the set is locked.
     ///   - isolation: The caller's actor, filled in automatically.
-    /// - Complexity: O(*count* + *m*) for *m* elements, plus O(*n*) for *n* observers.
+    /// - Complexity: O(*m*) on average for *m* elements, plus O(*n*) for *n* observers.
     public func formUnion(_ elements: some Sequence<Element>, isolation: isolated (any Actor)? = #isolation) {
         let other = Set(elements)
-        _edit(isolation: isolation) { old in
-            let inserted = other.subtracting(old)
-            return (SetChange(inserted: inserted), old.union(inserted), ())
+        _edit(isolation: isolation) { contents in
+            let inserted = other.filter { contents.insert($0).inserted }
+            return (SetChange(inserted: inserted), ())
         }
     }
 
@@ -100,12 +98,15 @@ extension ObservableSet {
     /// - Parameters:
     ///   - elements: The elements to remove. The sequence is read before the set is locked.
     ///   - isolation: The caller's actor, filled in automatically.
-    /// - Complexity: O(*count* + *m*) for *m* elements, plus O(*n*) for *n* observers.
+    /// - Complexity: O(*m*) on average for *m* elements, plus O(*n*) for *n* observers.
     public func subtract(_ elements: some Sequence<Element>, isolation: isolated (any Actor)? = #isolation) {
         let other = Set(elements)
-        _edit(isolation: isolation) { old in
-            let removed = old.filter { other.contains($0) }
-            return (SetChange(removed: removed), old.subtracting(removed), ())
+        _edit(isolation: isolation) { contents in
+            var removed = Set<Element>()
+            for element in other {
+                if let member = contents.remove(element) { removed.insert(member) }
+            }
+            return (SetChange(removed: removed), ())
         }
     }
 
@@ -118,9 +119,10 @@ extension ObservableSet {
     /// - Complexity: O(*count* + *m*) for *m* elements, plus O(*n*) for *n* observers.
     public func formIntersection(_ elements: some Sequence<Element>, isolation: isolated (any Actor)? = #isolation) {
         let other = Set(elements)
-        _edit(isolation: isolation) { old in
-            let removed = old.filter { !other.contains($0) }
-            return (SetChange(removed: removed), old.subtracting(removed), ())
+        _edit(isolation: isolation) { contents in
+            let removed = contents.filter { !other.contains($0) }
+            contents.subtract(removed)
+            return (SetChange(removed: removed), ())
         }
     }
 
@@ -132,15 +134,23 @@ extension ObservableSet {
     /// - Parameters:
     ///   - elements: The elements to toggle. The sequence is read before the set is locked.
     ///   - isolation: The caller's actor, filled in automatically.
-    /// - Complexity: O(*count* + *m*) for *m* elements, plus O(*n*) for *n* observers.
+    /// - Complexity: O(*m*) on average for *m* elements, plus O(*n*) for *n* observers.
     public func formSymmetricDifference(
         _ elements: some Sequence<Element>, isolation: isolated (any Actor)? = #isolation
     ) {
         let other = Set(elements)
-        _edit(isolation: isolation) { old in
-            let removed = old.filter { other.contains($0) }
-            let inserted = other.filter { !old.contains($0) }
-            return (SetChange(removed: removed, inserted: inserted), old.subtracting(removed).union(inserted), ())
+        _edit(isolation: isolation) { contents in
+            var removed = Set<Element>()
+            var inserted = Set<Element>()
+            for element in other {
+                if let member = contents.remove(element) {
+                    removed.insert(member)
+                } else {
+                    inserted.insert(element)
+                }
+            }
+            contents.formUnion(inserted)
+            return (SetChange(removed: removed, inserted: inserted), ())
         }
     }
 }

@@ -31,10 +31,10 @@ extension ObservableSet {
         _ body: (inout Set<Element>) throws(Failure) -> Result,
         isolation: isolated (any Actor)? = #isolation
     ) throws(Failure) -> Result {
-        try _edit(isolation: isolation) { old throws(Failure) in
-            var new = old
-            let result = try body(&new)
-            return (SetChange(from: old, to: new), new, result)
+        try _edit(isolation: isolation, keepsSpare: false) { contents throws(Failure) in
+            let old = contents
+            let result = try body(&contents)
+            return (SetChange(from: old, to: contents), result)
         }
     }
 }

@@ -26,12 +26,16 @@
 /// in the order the edits happened, whichever threads made them.
 ///
 /// Hashing and comparing elements is code of the element's type, so no edit does either under
-/// that lock: each edit works out its change and the new contents on a copy of the contents,
-/// outside the lock, then replaces the contents in one step if no other edit came meanwhile, and
-/// otherwise works them out again from the newer contents. No element is released under the lock
-/// either. An edit therefore costs a copy of the contents, O(*count*), where the same edit of a
-/// `Set` may cost O(1): group many edits with `modify` or the sequence edits (`formUnion` and its
-/// kin) rather than making them one at a time.
+/// that lock: each edit works out its change and the new contents outside the lock, then replaces
+/// the contents in one step if no other edit came meanwhile, and otherwise works them out again
+/// from the newer contents. No element is released under the lock either. The set keeps a second
+/// copy of its contents that nothing else shares, which an edit brings up to date with the change
+/// before and edits in place, so that an edit costs what the same edit of a `Set` costs, not a
+/// copy of the contents. An edit copies the contents, O(*count*), only when it finds that copy
+/// missing: while another thread's edit has it, for the first edit after the set is made, after
+/// `value` is set or `modify` changed something (those work on a copy of their own), and while
+/// something still holds the contents that the copy shares its storage with (a `value` read
+/// before the previous edit, kept).
 ///
 /// ## Transactions
 ///
@@ -53,9 +57,9 @@
 /// into an empty set, so an observation started with `replayingLatest: true` first receives the
 /// current contents.
 ///
-/// - Complexity: Reading ``value`` is O(1) (a copy on write); each edit costs a copy of the
-///   contents, O(*count*), plus what the same edit of a `Set` costs, plus O(*n*) for *n*
-///   observers.
+/// - Complexity: Reading ``value`` is O(1) (a copy on write). Each edit costs what the same edit
+///   of a `Set` costs, twice (once on each copy of the contents), plus O(*n*) for *n* observers,
+///   plus O(*count*) when it finds no second copy to edit (see above).
 public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource {
     /// The messenger that sends the set's changes.
     public let messenger = Messenger<SetChange<Element>>()
@@ -79,6 +83,10 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
     /// The bridge to Observation, made on the first read of ``value`` or ``count``; never
     /// replaced after. Guarded by the lock of `messenger`'s core.
     var _tracking: _VarTracking?
+
+    /// A copy of the contents for the next edit to bring up to date and edit in place, so that an
+    /// edit does not copy the contents. Guarded by the lock of `messenger`'s core.
+    var _spare = _SpareCopy<Set<Element>, SetChange<Element>>()
 
     /// Creates an observable set holding `elements`.
     ///
@@ -105,7 +113,11 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
             return value
         }
         set {
-            _edit(isolation: nil) { old in (SetChange(from: old, to: newValue), newValue, ()) }
+            _edit(isolation: nil, keepsSpare: false) { contents in
+                let change = SetChange(from: contents, to: newValue)
+                contents = newValue
+                return (change, ())
+            }
         }
     }
 
@@ -133,27 +145,52 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
         value.contains(member)
     }
 
-    /// Works out an edit from a copy of the contents outside the lock, then commits it: replaces
-    /// the contents and sends the change, or merges it into the open transaction's change, in one
-    /// atomic step if no other edit came meanwhile; otherwise starts again from the newer contents.
+    /// Works out an edit outside the lock, then commits it: replaces the contents and sends the
+    /// change, or merges it into the open transaction's change, in one atomic step if no other
+    /// edit came meanwhile; otherwise starts again from the newer contents.
     ///
-    /// `edit` gets the contents and returns the change against them, the new contents and the
-    /// edit's result. It may run more than once. An empty change commits nothing: the edit
-    /// changed nothing of the contents it was given, and its result stands.
+    /// `edit` gets the contents to edit in place and returns the change it made to them and the
+    /// edit's result. It may run more than once. An empty change commits nothing: the edit must
+    /// then have left the contents as they were, and its result stands.
+    ///
+    /// An edit that keeps the spare (`keepsSpare`) gets the spare copy of the contents when no
+    /// other edit has it, so that editing them in place copies nothing; its change must then name
+    /// every element it put in the contents, as an insertion. The other edits, and an edit that
+    /// finds the spare taken, get a copy of the locked contents, which their first edit copies.
+    /// An edit that keeps the spare does not throw: a spare taken out is put back or committed.
     func _edit<Result, Failure: Error>(
         isolation: (any Actor)?,
-        _ edit: (Set<Element>) throws(Failure) -> (SetChange<Element>, Set<Element>, Result)
+        keepsSpare: Bool = true,
+        _ edit: (inout Set<Element>) throws(Failure) -> (SetChange<Element>, Result)
     ) throws(Failure) -> Result {
         while true {
-            let (old, version, pending) = messenger._core.withLock {
-                (_storage, _version, _transactionDepth > 0 ? _pending : nil)
+            var contents = Set<Element>()
+            var catchUp: SetChange<Element>?
+            var tookSpare = false
+            var pending: SetChange<Element>?
+            let version = messenger._core.withLock {
+                tookSpare = keepsSpare && _spare.take(into: &contents, catchUp: &catchUp)
+                if !tookSpare { contents = _storage }
+                if _transactionDepth > 0 { pending = _pending }
+                return _version
             }
-            var (change, new, result) = try edit(old)
-            guard !change.isEmpty else { return result }
+            // Brought up to date here, outside the lock: applying the change hashes the members.
+            catchUp?.apply(to: &contents)
+            let (change, result) = try edit(&contents)
+            guard !change.isEmpty else {
+                if tookSpare {
+                    let stale = messenger._core.withLock { _spare.putBack(contents, isCurrent: _version == version) }
+                    _ = consume stale
+                }
+                return result
+            }
             // Merged here, outside the lock: merging hashes the members.
             var merged = pending?.merged(with: change)
             var committed = false
             var tracking: _VarTracking?
+            // What the lock replaces leaves in these, so that no member is released under it.
+            var replaced: Set<Element>? = consume contents
+            var previousSpare: Set<Element>?
             messenger._core.sendChange(
                 author: self,
                 checksChange: true,
@@ -162,13 +199,13 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
                 standIn: messenger,
                 {
                     guard self._version == version, (self._transactionDepth > 0) == (merged != nil) else {
+                        if tookSpare { self._spare.abandon() }
                         return SetChange()
                     }
                     committed = true
                     self._version &+= 1
-                    // What the lock replaces leaves in `new` and `merged`, so that no member is
-                    // released under it.
-                    swap(&new, &self._storage)
+                    swap(&replaced!, &self._storage)
+                    previousSpare = self._spare.keep(&replaced, behind: keepsSpare ? change : nil, tookSpare: tookSpare)
                     guard merged != nil else {
                         tracking = self._tracking
                         return change
@@ -178,8 +215,30 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
                 }
             )
             tracking?._changed()
-            if committed { return result }
+            _ = (consume replaced, consume previousSpare)
+            guard committed else { continue }
+            if keepsSpare { _updateSpare() }
+            return result
         }
+    }
+
+    /// Brings the spare up to date with the change that made it one behind, so that it holds no
+    /// member that left the set: the members that change removed are released here, after
+    /// unlocking, and the next edit finds the spare current.
+    ///
+    /// - Complexity: O(*k*) on average for a change of *k* members, plus O(*count*) if something
+    ///   else shares the spare's storage.
+    func _updateSpare() {
+        var contents = Set<Element>()
+        var catchUp: SetChange<Element>?
+        let version = messenger._core.withLock {
+            _ = _spare.take(into: &contents, catchUp: &catchUp, onlyIfBehind: true)
+            return _version
+        }
+        guard let catchUp else { return }
+        catchUp.apply(to: &contents)
+        let stale = messenger._core.withLock { _spare.putBack(contents, isCurrent: _version == version) }
+        _ = consume stale
     }
 }
 
