@@ -253,9 +253,16 @@ struct ObservableDictionaryTests {
             runOnThreads(8) { thread in
                 for step in 0..<1_000 {
                     let key = "k\((thread * 7 + step) % 24)"
-                    switch step % 4 {
+                    switch step % 5 {
                     case 0: dictionary.removeValue(forKey: key)
                     case 1: dictionary.modify { $0[key, default: 0] += 1 }
+                    case 2:
+                        // Other threads' edits join it, also while its changes are merged.
+                        dictionary.withTransaction {
+                            dictionary[key] = step
+                            dictionary["t\(thread)"] = step
+                            dictionary.removeValue(forKey: key)
+                        }
                     default: dictionary[key] = thread * 10_000 + step
                     }
                 }

@@ -65,12 +65,9 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
     /// `messenger`'s core.
     var _version: UInt64 = 0
 
-    /// How many transactions are open. Guarded by the lock of `messenger`'s core.
-    var _transactionDepth = 0
-
-    /// The merged change of the edits made while a transaction is open, sent when the last one
-    /// ends. Guarded by the lock of `messenger`'s core.
-    var _pending = DictionaryChange<Key, Value>()
+    /// The open transactions and the changes of the edits made while one is open. Guarded by the
+    /// lock of `messenger`'s core.
+    var _transaction = _TransactionSteps<DictionaryChange<Key, Value>>()
 
     /// The bridge to Observation, made on the first read; never replaced after. Guarded by the
     /// lock of `messenger`'s core.
@@ -126,7 +123,7 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
     public var isEmpty: Bool { count == 0 }
 
     /// Works out an edit outside the lock, then commits it: replaces the entries and sends the
-    /// change, or merges it into the open transaction's change, in one atomic step if no other
+    /// change, or adds it to the open transaction's changes, in one atomic step if no other
     /// edit came meanwhile; otherwise starts again from the newer entries.
     ///
     /// `edit` gets the entries to edit in place and returns the change it made to them and the
@@ -147,11 +144,9 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
             var entries = [Key: Value]()
             var catchUp: DictionaryChange<Key, Value>?
             var tookSpare = false
-            var pending: DictionaryChange<Key, Value>?
             let version = messenger._core.withLock {
                 tookSpare = keepsSpare && _spare.take(into: &entries, catchUp: &catchUp)
                 if !tookSpare { entries = _storage }
-                if _transactionDepth > 0 { pending = _pending }
                 return _version
             }
             // Brought up to date here, outside the lock: applying the change hashes the keys.
@@ -164,8 +159,6 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
                 }
                 return result
             }
-            // Merged here, outside the lock: merging hashes the keys.
-            var merged = pending?.merged(with: change)
             var committed = false
             var tracking: _VarTracking?
             // What the lock replaces leaves in these, so that no entry is released under it.
@@ -178,7 +171,7 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
                 isUnchanged: { $0.isEmpty },
                 standIn: messenger,
                 {
-                    guard self._version == version, (self._transactionDepth > 0) == (merged != nil) else {
+                    guard self._version == version else {
                         if tookSpare { self._spare.abandon() }
                         return DictionaryChange()
                     }
@@ -186,11 +179,11 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
                     self._version &+= 1
                     swap(&replaced!, &self._storage)
                     previousSpare = self._spare.keep(&replaced, behind: keepsSpare ? change : nil, tookSpare: tookSpare)
-                    guard merged != nil else {
+                    guard self._transaction.absorbsEdits else {
                         tracking = self._tracking
                         return change
                     }
-                    swap(&merged!, &self._pending)
+                    self._transaction.append(change)
                     return DictionaryChange()
                 }
             )
@@ -222,6 +215,6 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
     }
 }
 
-// `_storage`, `_version`, `_transactionDepth`, `_pending` and `_tracking` are guarded by the lock
-// of `messenger`'s core.
+// `_storage`, `_version`, `_transaction`, `_tracking` and `_spare` are guarded by the lock of
+// `messenger`'s core.
 extension ObservableDictionary: @unchecked Sendable {}

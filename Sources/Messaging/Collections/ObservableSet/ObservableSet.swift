@@ -72,13 +72,9 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
     /// `messenger`'s core.
     var _version: UInt64 = 0
 
-    /// How many transactions are open. Guarded by the lock of `messenger`'s core.
-    var _transactionDepth = 0
-
-    /// The merged change of the edits made while a transaction is open, sent when the last one
-    /// ends. Each edit merges its change into it outside the lock, since merging hashes elements.
-    /// Guarded by the lock of `messenger`'s core.
-    var _pending = SetChange<Element>()
+    /// The open transactions and the changes of the edits made while one is open. Guarded by the
+    /// lock of `messenger`'s core.
+    var _transaction = _TransactionSteps<SetChange<Element>>()
 
     /// The bridge to Observation, made on the first read of ``value`` or ``count``; never
     /// replaced after. Guarded by the lock of `messenger`'s core.
@@ -146,7 +142,7 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
     }
 
     /// Works out an edit outside the lock, then commits it: replaces the contents and sends the
-    /// change, or merges it into the open transaction's change, in one atomic step if no other
+    /// change, or adds it to the open transaction's changes, in one atomic step if no other
     /// edit came meanwhile; otherwise starts again from the newer contents.
     ///
     /// `edit` gets the contents to edit in place and returns the change it made to them and the
@@ -167,11 +163,9 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
             var contents = Set<Element>()
             var catchUp: SetChange<Element>?
             var tookSpare = false
-            var pending: SetChange<Element>?
             let version = messenger._core.withLock {
                 tookSpare = keepsSpare && _spare.take(into: &contents, catchUp: &catchUp)
                 if !tookSpare { contents = _storage }
-                if _transactionDepth > 0 { pending = _pending }
                 return _version
             }
             // Brought up to date here, outside the lock: applying the change hashes the members.
@@ -184,8 +178,6 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
                 }
                 return result
             }
-            // Merged here, outside the lock: merging hashes the members.
-            var merged = pending?.merged(with: change)
             var committed = false
             var tracking: _VarTracking?
             // What the lock replaces leaves in these, so that no member is released under it.
@@ -198,7 +190,7 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
                 isUnchanged: { $0.isEmpty },
                 standIn: messenger,
                 {
-                    guard self._version == version, (self._transactionDepth > 0) == (merged != nil) else {
+                    guard self._version == version else {
                         if tookSpare { self._spare.abandon() }
                         return SetChange()
                     }
@@ -206,11 +198,11 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
                     self._version &+= 1
                     swap(&replaced!, &self._storage)
                     previousSpare = self._spare.keep(&replaced, behind: keepsSpare ? change : nil, tookSpare: tookSpare)
-                    guard merged != nil else {
+                    guard self._transaction.absorbsEdits else {
                         tracking = self._tracking
                         return change
                     }
-                    swap(&merged!, &self._pending)
+                    self._transaction.append(change)
                     return SetChange()
                 }
             )
@@ -242,6 +234,6 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
     }
 }
 
-// `_storage`, `_version`, `_transactionDepth` and `_pending` are guarded by the lock of
+// `_storage`, `_version`, `_transaction`, `_tracking` and `_spare` are guarded by the lock of
 // `messenger`'s core.
 extension ObservableSet: @unchecked Sendable {}
