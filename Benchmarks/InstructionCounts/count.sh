@@ -31,7 +31,8 @@ if ((${#scenarios[@]} == 0)); then
         property-flip-filter-1e5 property-update-follow-each-1e5 recompute-filter-property-1e5
         array-insert-filter-parameter-1e4 array-insert-filter-parameter-1e5 array-insert-filter-parameter-1e6
         parameter-change-filter-1e5 recompute-filter-parameter-1e5
-        set-insert-1e5 set-insert-filter-parameter-1e5 parameter-change-set-filter-1e5
+        set-insert-1e5 set-insert-filter-parameter-1e5 set-insert-transaction-1e5 dictionary-update-1e5
+        parameter-change-set-filter-1e5
         recompute-set-filter-parameter-1e5 set-insert-flagged-1e5 set-insert-filter-property-1e5
         property-flip-set-filter-1e5 recompute-set-filter-property-1e5
         array-append-concatenated-1e5 expression-var-set-2 array-append-transaction-sum-1e5)
@@ -51,7 +52,7 @@ for scenario in "${scenarios[@]}"; do
             ;;
         array-insert-* | property-flip-*) repetitions=1000; divisor=1000 ;;
         parameter-change-* | recompute-filter-parameter-* | recompute-set-filter-parameter-*) repetitions=20; divisor=20 ;;
-        set-insert-*) repetitions=200; divisor=200 ;;
+        set-insert-* | dictionary-update-*) repetitions=10000; divisor=10000 ;;
         recompute-*-1e4) repetitions=1000; divisor=1000 ;;
         recompute-*) repetitions=100; divisor=100 ;;
         array-*-1e6) repetitions=10000; divisor=10000 ;;

@@ -53,7 +53,9 @@
 // member inserted into an ObservableSet of 10^5 Ints, observed plainly or through a view filtered by
 // a Var divisor, 2), parameter-change-set-filter-1e5 (that view observed, the divisor set to 3,
 // then 2, and so on) and recompute-set-filter-parameter-1e5 (filtering a plain Set of 10^5 Ints
-// again with each new divisor); set-insert-flagged-1e5 and set-insert-filter-property-1e5 (a new
+// again with each new divisor); set-insert-transaction-1e5 (per insertion: insertions in
+// transactions of 1,000 into an observed ObservableSet of 10^5 Ints); dictionary-update-1e5 (a new value for one key of an observed
+// ObservableDictionary of 10^5 entries); set-insert-flagged-1e5 and set-insert-filter-property-1e5 (a new
 // member inserted into an ObservableSet of 10^5 objects, each with a Var<Bool>, half of them true,
 // observed plainly or through the view filtered by that property), property-flip-set-filter-1e5
 // (one member's Var<Bool> toggled, with that view observed) and recompute-set-filter-property-1e5
@@ -343,7 +345,8 @@ func run(_ scenario: String, _ count: Int) {
         withExtendedLifetime((observer, zipped)) {}
     case _
     where scenario.hasPrefix("array-") || scenario.hasPrefix("recompute-") || scenario.hasPrefix("expression-")
-        || scenario.hasPrefix("property-") || scenario.hasPrefix("parameter-") || scenario.hasPrefix("set-"):
+        || scenario.hasPrefix("property-") || scenario.hasPrefix("parameter-") || scenario.hasPrefix("set-")
+        || scenario.hasPrefix("dictionary-"):
         runCollectionScenario(scenario, count)
     case "empty-messenger":
         let messengers = (0..<count).map { _ in Messenger<Int>() }
@@ -532,6 +535,24 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
                 receiving.consume($0.inserted.count)
             }
         for value in 0..<count { set.insert(100_000 + value) }
+        withExtendedLifetime(token) {}
+    case "set-insert-transaction-1e5":
+        let set = ObservableSet(Set(0..<100_000))
+        let token = set.subscribe { receiving.consume($0.inserted.count) }
+        var value = 0
+        while value < count {
+            set.withTransaction {
+                for _ in 0..<min(1000, count - value) {
+                    set.insert(100_000 + value)
+                    value += 1
+                }
+            }
+        }
+        withExtendedLifetime(token) {}
+    case "dictionary-update-1e5":
+        let dictionary = ObservableDictionary(Dictionary(uniqueKeysWithValues: (0..<100_000).map { ($0, 0) }))
+        let token = dictionary.subscribe { receiving.consume($0.updated.count) }
+        for value in 0..<count { dictionary[value % 100_000] = value + 1 }
         withExtendedLifetime(token) {}
     case "parameter-change-set-filter-1e5":
         let set = ObservableSet(Set(0..<100_000))
