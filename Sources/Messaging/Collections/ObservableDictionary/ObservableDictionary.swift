@@ -53,7 +53,9 @@
 /// - Complexity: Reading ``value`` is O(1) (a copy on write). Each edit costs what the same edit
 ///   of a `Dictionary` costs, twice (once on each copy of the entries), plus O(*n*) for *n*
 ///   observers, plus O(*count*) when it finds no second copy to edit (see above).
-public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatable & Sendable>: ObservableSource {
+public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatable & Sendable>: ObservableSource,
+    _HashedCollection
+{
     /// The messenger that sends the dictionary's changes.
     public let messenger = Messenger<DictionaryChange<Key, Value>>()
 
@@ -121,98 +123,6 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
     ///
     /// - Complexity: O(1).
     public var isEmpty: Bool { count == 0 }
-
-    /// Works out an edit outside the lock, then commits it: replaces the entries and sends the
-    /// change, or adds it to the open transaction's changes, in one atomic step if no other
-    /// edit came meanwhile; otherwise starts again from the newer entries.
-    ///
-    /// `edit` gets the entries to edit in place and returns the change it made to them and the
-    /// edit's result. It may run more than once. An empty change commits nothing: the edit must
-    /// then have left the entries as they were, and its result stands.
-    ///
-    /// An edit that keeps the spare (`keepsSpare`) gets the spare copy of the entries when no
-    /// other edit has it, so that editing them in place copies nothing; its change must then name
-    /// every key and value it put in the entries. The other edits, and an edit that
-    /// finds the spare taken, get a copy of the locked entries, which their first edit copies.
-    /// An edit that keeps the spare does not throw: a spare taken out is put back or committed.
-    func _edit<Result, Failure: Error>(
-        isolation: (any Actor)?,
-        keepsSpare: Bool = true,
-        _ edit: (inout [Key: Value]) throws(Failure) -> (DictionaryChange<Key, Value>, Result)
-    ) throws(Failure) -> Result {
-        while true {
-            var entries = [Key: Value]()
-            var catchUp: DictionaryChange<Key, Value>?
-            var tookSpare = false
-            let version = messenger._core.withLock {
-                tookSpare = keepsSpare && _spare.take(into: &entries, catchUp: &catchUp)
-                if !tookSpare { entries = _storage }
-                return _version
-            }
-            // Brought up to date here, outside the lock: applying the change hashes the keys.
-            catchUp?.apply(to: &entries)
-            let (change, result) = try edit(&entries)
-            guard !change.isEmpty else {
-                if tookSpare {
-                    let stale = messenger._core.withLock { _spare.putBack(entries, isCurrent: _version == version) }
-                    _ = consume stale
-                }
-                return result
-            }
-            var committed = false
-            var tracking: _VarTracking?
-            // What the lock replaces leaves in these, so that no entry is released under it.
-            var replaced: [Key: Value]? = consume entries
-            var previousSpare: [Key: Value]?
-            messenger._core.sendChange(
-                author: self,
-                checksChange: true,
-                isolation: isolation,
-                isUnchanged: { $0.isEmpty },
-                standIn: messenger,
-                {
-                    guard self._version == version else {
-                        if tookSpare { self._spare.abandon() }
-                        return DictionaryChange()
-                    }
-                    committed = true
-                    self._version &+= 1
-                    swap(&replaced!, &self._storage)
-                    previousSpare = self._spare.keep(&replaced, behind: keepsSpare ? change : nil, tookSpare: tookSpare)
-                    guard self._transaction.absorbsEdits else {
-                        tracking = self._tracking
-                        return change
-                    }
-                    self._transaction.append(change)
-                    return DictionaryChange()
-                }
-            )
-            tracking?._changed()
-            _ = (consume replaced, consume previousSpare)
-            guard committed else { continue }
-            if keepsSpare { _updateSpare() }
-            return result
-        }
-    }
-
-    /// Brings the spare up to date with the change that made it one behind, so that it holds no
-    /// entry that left the dictionary: the entries that change removed or updated are released
-    /// here, after unlocking, and the next edit finds the spare current.
-    ///
-    /// - Complexity: O(*k*) on average for a change of *k* entries, plus O(*count*) if something
-    ///   else shares the spare's storage.
-    func _updateSpare() {
-        var entries = [Key: Value]()
-        var catchUp: DictionaryChange<Key, Value>?
-        let version = messenger._core.withLock {
-            _ = _spare.take(into: &entries, catchUp: &catchUp, onlyIfBehind: true)
-            return _version
-        }
-        guard let catchUp else { return }
-        catchUp.apply(to: &entries)
-        let stale = messenger._core.withLock { _spare.putBack(entries, isCurrent: _version == version) }
-        _ = consume stale
-    }
 }
 
 // `_storage`, `_version`, `_transaction`, `_tracking` and `_spare` are guarded by the lock of

@@ -35,44 +35,8 @@ extension ObservableSet {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        messenger._core.withLock { _transaction.begin() }
+        _beginTransaction()
         defer { _endTransaction(isolation: isolation) }
         return try body()
-    }
-
-    /// Closes one transaction; the last one out sends the merged change.
-    func _endTransaction(isolation: (any Actor)?) {
-        guard var steps = messenger._core.withLock({ _transaction.end() }) else { return }
-        // Merged here, outside the lock: merging hashes the members. The changes leave the lock in
-        // `steps` and `merged`, so that nothing they hold is released under it.
-        var merged = SetChange<Element>()
-        var tracking: _VarTracking?
-        var isDone = false
-        while !isDone {
-            for step in steps { merged.merge(with: step) }
-            steps = []
-            messenger._core.sendChange(
-                author: self,
-                checksChange: true,
-                isolation: isolation,
-                isUnchanged: { $0.isEmpty },
-                standIn: messenger,
-                {
-                    switch self._transaction.afterMerging(merged) {
-                    case .merge(let more):
-                        steps = more
-                        return SetChange()
-                    case .handedOver:
-                        isDone = true
-                        return SetChange()
-                    case .send:
-                        isDone = true
-                        if !merged.isEmpty { tracking = self._tracking }
-                        return merged
-                    }
-                }
-            )
-        }
-        tracking?._changed()
     }
 }

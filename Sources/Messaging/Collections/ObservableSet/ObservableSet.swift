@@ -60,7 +60,7 @@
 /// - Complexity: Reading ``value`` is O(1) (a copy on write). Each edit costs what the same edit
 ///   of a `Set` costs, twice (once on each copy of the contents), plus O(*n*) for *n* observers,
 ///   plus O(*count*) when it finds no second copy to edit (see above).
-public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource {
+public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource, _HashedCollection {
     /// The messenger that sends the set's changes.
     public let messenger = Messenger<SetChange<Element>>()
 
@@ -139,98 +139,6 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
     /// - Complexity: O(1) on average.
     public func contains(_ member: Element) -> Bool {
         value.contains(member)
-    }
-
-    /// Works out an edit outside the lock, then commits it: replaces the contents and sends the
-    /// change, or adds it to the open transaction's changes, in one atomic step if no other
-    /// edit came meanwhile; otherwise starts again from the newer contents.
-    ///
-    /// `edit` gets the contents to edit in place and returns the change it made to them and the
-    /// edit's result. It may run more than once. An empty change commits nothing: the edit must
-    /// then have left the contents as they were, and its result stands.
-    ///
-    /// An edit that keeps the spare (`keepsSpare`) gets the spare copy of the contents when no
-    /// other edit has it, so that editing them in place copies nothing; its change must then name
-    /// every element it put in the contents, as an insertion. The other edits, and an edit that
-    /// finds the spare taken, get a copy of the locked contents, which their first edit copies.
-    /// An edit that keeps the spare does not throw: a spare taken out is put back or committed.
-    func _edit<Result, Failure: Error>(
-        isolation: (any Actor)?,
-        keepsSpare: Bool = true,
-        _ edit: (inout Set<Element>) throws(Failure) -> (SetChange<Element>, Result)
-    ) throws(Failure) -> Result {
-        while true {
-            var contents = Set<Element>()
-            var catchUp: SetChange<Element>?
-            var tookSpare = false
-            let version = messenger._core.withLock {
-                tookSpare = keepsSpare && _spare.take(into: &contents, catchUp: &catchUp)
-                if !tookSpare { contents = _storage }
-                return _version
-            }
-            // Brought up to date here, outside the lock: applying the change hashes the members.
-            catchUp?.apply(to: &contents)
-            let (change, result) = try edit(&contents)
-            guard !change.isEmpty else {
-                if tookSpare {
-                    let stale = messenger._core.withLock { _spare.putBack(contents, isCurrent: _version == version) }
-                    _ = consume stale
-                }
-                return result
-            }
-            var committed = false
-            var tracking: _VarTracking?
-            // What the lock replaces leaves in these, so that no member is released under it.
-            var replaced: Set<Element>? = consume contents
-            var previousSpare: Set<Element>?
-            messenger._core.sendChange(
-                author: self,
-                checksChange: true,
-                isolation: isolation,
-                isUnchanged: { $0.isEmpty },
-                standIn: messenger,
-                {
-                    guard self._version == version else {
-                        if tookSpare { self._spare.abandon() }
-                        return SetChange()
-                    }
-                    committed = true
-                    self._version &+= 1
-                    swap(&replaced!, &self._storage)
-                    previousSpare = self._spare.keep(&replaced, behind: keepsSpare ? change : nil, tookSpare: tookSpare)
-                    guard self._transaction.absorbsEdits else {
-                        tracking = self._tracking
-                        return change
-                    }
-                    self._transaction.append(change)
-                    return SetChange()
-                }
-            )
-            tracking?._changed()
-            _ = (consume replaced, consume previousSpare)
-            guard committed else { continue }
-            if keepsSpare { _updateSpare() }
-            return result
-        }
-    }
-
-    /// Brings the spare up to date with the change that made it one behind, so that it holds no
-    /// member that left the set: the members that change removed are released here, after
-    /// unlocking, and the next edit finds the spare current.
-    ///
-    /// - Complexity: O(*k*) on average for a change of *k* members, plus O(*count*) if something
-    ///   else shares the spare's storage.
-    func _updateSpare() {
-        var contents = Set<Element>()
-        var catchUp: SetChange<Element>?
-        let version = messenger._core.withLock {
-            _ = _spare.take(into: &contents, catchUp: &catchUp, onlyIfBehind: true)
-            return _version
-        }
-        guard let catchUp else { return }
-        catchUp.apply(to: &contents)
-        let stale = messenger._core.withLock { _spare.putBack(contents, isCurrent: _version == version) }
-        _ = consume stale
     }
 }
 
