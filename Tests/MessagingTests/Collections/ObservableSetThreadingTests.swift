@@ -47,4 +47,48 @@ struct ObservableSetThreadingTests {
         #expect(copy.value == set.value)
         withExtendedLifetime((token, countToken)) {}
     }
+
+    /// Equal members that are different instances, replaced from eight threads while edits that
+    /// work on the set's spare copy and edits that work on a copy of their own race: the set ends
+    /// with each thread's last instances, and so does the copy rebuilt from the changes.
+    @Test func replacementsFromEightThreadsLeaveTheLastInstances() {
+        let set = ObservableSet<Tagged>()
+        let copy = Locked<Set<Tagged>>([])
+        let token = set.subscribe { received in
+            copy.withLock { received.apply(to: &$0) }
+        }
+        let finished = runOnThreads(8) { thread in
+            // Each thread owns the ids `thread * 10 ..< thread * 10 + 10`.
+            for step in 0..<400 {
+                let member = Tagged(id: thread * 10 + step % 10, tag: "\(thread).\(step)")
+                switch step % 4 {
+                case 0: set.update(with: member)
+                case 1: set.modify { $0.update(with: member) }
+                case 2: set.withTransaction { set.update(with: member) }
+                default:
+                    set.remove(member)
+                    set.insert(member)
+                }
+            }
+        }
+        #expect(finished)
+        #expect(waitUntilDelivered(set.messenger))
+        // The same edits of a plain `Set`, one thread after the other: each thread owns its ids.
+        // A `modify` that updates a member with an equal one changes nothing, so it keeps the
+        // instance, as `modify`'s change is the difference of the contents.
+        var model = Set<Tagged>()
+        for thread in 0..<8 {
+            for step in 0..<400 {
+                let member = Tagged(id: thread * 10 + step % 10, tag: "\(thread).\(step)")
+                if step % 4 != 1 || !model.contains(member) { model.update(with: member) }
+            }
+        }
+        let expected = tags(model)
+        func tags(_ members: Set<Tagged>) -> [Int: String] {
+            Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.tag) })
+        }
+        #expect(tags(set.value) == expected)
+        #expect(tags(copy.value) == expected)
+        withExtendedLifetime(token) {}
+    }
 }
