@@ -1,5 +1,8 @@
 // Compares the mirror with raw pg_notify on the same server, in the same run:
-// latency at low load (one message at a time) and throughput of bursts.
+// latency at low load (one message at a time) and throughput of bursts. With
+// BENCHMARK_SOAK_SECONDS set, soaks the mirror instead: BENCHMARK_SOAK_RATE messages a second
+// (1,000 unless set) in the logged mode (or BENCHMARK_SOAK_MODE=plain), with the process's
+// resident memory every 30 seconds.
 //
 //     bash .ci/postgres-tests --run swift run -c release --package-path Integrations/PostgresMessaging \
 //         -Xswiftc -warnings-as-errors PostgresMessagingBenchmark
@@ -140,6 +143,85 @@ func measureMirror(_ setup: Setup, _ mode: PostgresMirrorMode, name: String, cha
     )
 }
 
+/// The process's resident memory in MiB, from `/proc/self/statm`; `nil` where there is none.
+func residentMiB() -> Double? {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let pages = Double(fields[1]) else { return nil }
+    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+}
+
+/// Two mirrors on one channel for `seconds`: A sends `rate` messages a second (ten every
+/// hundredth of a second), B counts them; the resident memory of the process, which holds both,
+/// is sampled every `sampleEvery` seconds.
+func soak(
+    _ setup: Setup, _ mode: PostgresMirrorMode, seconds: Int, rate: Int, sampleEvery: Int
+) async throws {
+    let configuration = PostgresMirrorConfiguration(connection: setup.postgres, mode: mode)
+    let channel = "bench_soak"
+    let a = try PostgresMirror(Messenger<Tick>(), channel: channel, configuration: configuration, logger: setup.logger)
+    let b = try PostgresMirror(Messenger<Tick>(), channel: channel, configuration: configuration, logger: setup.logger)
+    let received = Counter()
+    let token = b.messenger.subscribe { _ in received.add() }
+    let runs = [Task { try await a.run() }, Task { try await b.run() }]
+    while a.status.value.connection != .connected || b.status.value.connection != .connected {
+        try await Task.sleep(for: .milliseconds(10))
+    }
+
+    print("soak: \(rate) msg/s for \(seconds) s, \(mode)")
+    print("     s      sent  received   RSS MiB")
+    let perTick = max(1, rate / 100)
+    let clock = ContinuousClock()
+    let start = clock.now
+    var deadline = start
+    var sent = 0
+    var nextSample = 0
+    var samples: [Double] = []
+    while true {
+        let elapsed = Int((clock.now - start).components.seconds)
+        if elapsed >= nextSample {
+            let rss = residentMiB()
+            if let rss { samples.append(rss) }
+            print(
+                String(format: "%6d  %8d  %8d  %8.1f", elapsed, sent, received.value, rss ?? -1))
+            nextSample += sampleEvery
+        }
+        if elapsed >= seconds { break }
+        for _ in 0..<perTick {
+            a.messenger.send(Tick(sender: "a", number: sent))
+            sent += 1
+        }
+        deadline += .milliseconds(10)
+        try await clock.sleep(until: deadline)
+    }
+    // Everything sent arrives within a few seconds, or the line below says how much did not.
+    let settle = clock.now + .seconds(10)
+    while received.value < sent, clock.now < settle { try await Task.sleep(for: .milliseconds(50)) }
+    a.shutDown()
+    b.shutDown()
+    for run in runs { try await run.value }
+    withExtendedLifetime(token) {}
+
+    print("sent \(sent), received \(received.value), dropped incoming \(b.counters.droppedIncoming)")
+    // The first minute warms the allocator and the connections up; the rest must stay flat.
+    let warm = samples.dropFirst(max(1, 60 / sampleEvery))
+    if let first = warm.first, let last = warm.last, let peak = warm.max() {
+        print(
+            String(
+                format: "RSS after the first minute %.1f MiB, at the end %.1f MiB, at most %.1f MiB", first, last, peak)
+        )
+    }
+}
+
+/// A count that the observer's handler raises on the mirror's thread and the soak loop reads.
+// `_count` is guarded by `_lock`.
+final class Counter: @unchecked Sendable {
+    private let _lock = NSLock()
+    private var _count = 0
+    func add() { _lock.withLock { _count += 1 } }
+    var value: Int { _lock.withLock { _count } }
+}
+
 @main
 enum BenchmarkCommand {
     static func main() async throws {
@@ -164,6 +246,13 @@ enum BenchmarkCommand {
         )
 
         let setup = Setup(postgres: postgres, logger: logger, latencyRounds: latencyRounds, burstSize: burstSize)
+        if let seconds = environment["BENCHMARK_SOAK_SECONDS"].flatMap({ Int($0) }) {
+            let rate = Int(environment["BENCHMARK_SOAK_RATE"] ?? "") ?? 1_000
+            let mode: PostgresMirrorMode =
+                environment["BENCHMARK_SOAK_MODE"] == "plain" ? .plain : .logged(retention: .seconds(600))
+            try await soak(setup, mode, seconds: seconds, rate: rate, sampleEvery: 30)
+            return
+        }
         let raw = try await measureRaw(setup)
         let plain = try await measureMirror(setup, .plain, name: "mirror, plain", channel: "bench_plain")
         let logged = try await measureMirror(
