@@ -7,7 +7,7 @@
 /// the property's messenger lock in the step that starts its observation (which orders it before
 /// every delivery to the slot).
 final class _PropertyFilterSlot<Element: Sendable, Property: ObservableCache & Sendable>: _IndexHintedSlot,
-    @unchecked Sendable
+    _PropertySlot, @unchecked Sendable
 where Property.Message == Update<Bool> {  // guarded by the state's `_lock`
     let element: Element
     /// Held so that a property made on demand lives as long as its observation.
@@ -280,13 +280,6 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
 
     /// Marks the slots dead and ends their observations. Call without the lock.
     func _endSlots(_ slots: [Slot]) {
-        guard !slots.isEmpty else { return }
-        let observations = _lock.withLock {
-            slots.compactMap { slot -> _Observation<Update<Bool>>? in
-                slot.isDead = true
-                return slot.observation.take()
-            }
-        }
-        for observation in observations { _ = observation._end() }
+        _endObservations(of: slots) { body in _lock.withLock(body) }
     }
 }

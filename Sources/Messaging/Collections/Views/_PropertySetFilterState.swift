@@ -7,7 +7,7 @@
 /// step that starts its observation), then in the step that sends the member's flip. `isDead` and
 /// `observation` are guarded by the lock of the view's messenger.
 final class _PropertySetFilterSlot<Element: Hashable & Sendable, Property: ObservableCache & Sendable>:
-    @unchecked Sendable
+    _PropertySlot, @unchecked Sendable
 where Property.Message == Update<Bool> {  // guarded as said above
     let member: Element
     /// Held so that a property made on demand lives as long as its observation.
@@ -296,13 +296,6 @@ where Property.Message == Update<Bool> {  // guarded by the lock of `_core`
 
     /// Marks the slots dead and ends their observations. Call without any lock.
     func _endSlots(_ slots: [Slot]) {
-        guard !slots.isEmpty else { return }
-        let observations = _core.withLock {
-            slots.compactMap { slot -> _Observation<Update<Bool>>? in
-                slot.isDead = true
-                return slot.observation.take()
-            }
-        }
-        for observation in observations { _ = observation._end() }
+        _endObservations(of: slots) { body in _core.withLock(body) }
     }
 }
