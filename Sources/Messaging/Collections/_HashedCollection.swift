@@ -49,8 +49,16 @@ protocol _HashedCollection<Change>: ObservableSource where Message == Change {
     /// The bridge to Observation, if a read made it.
     var _tracking: _VarTracking? { get }
 
+    /// Empty contents, kept so that an edit copies them rather than makes them: in code not
+    /// specialized for the element type, making an empty collection or change reads its type's
+    /// metadata.
+    var _noContents: Change.Contents { get }
+
+    /// The empty change, kept for the same reason as ``_noContents``.
+    var _noChange: Change { get }
+
     /// A copy of the contents for the next edit to bring up to date and edit in place.
-    var _spare: _SpareCopy<Change.Contents, Change> { get set }
+    var _spare: _SpareCopy<Change> { get set }
 }
 
 extension _HashedCollection {
@@ -74,29 +82,31 @@ extension _HashedCollection {
         _ edit: (inout Change.Contents) throws(Failure) -> (Change, Result)
     ) throws(Failure) -> Result {
         while true {
-            var contents = Change._emptyContents
-            var catchUp: Change?
-            var tookSpare = false
+            var contents = _noContents
+            var catchUp = _noChange
+            var taken = _SpareState.none
             let version = messenger._core.withLock {
-                tookSpare = keepsSpare && _spare.take(into: &contents, catchUp: &catchUp)
-                if !tookSpare { contents = _storage }
+                if keepsSpare { taken = _spare.take(into: &contents, catchUp: &catchUp) }
+                if taken == .none { contents = _storage }
                 return _version
             }
+            let tookSpare = taken != .none
             // Brought up to date here, outside the lock: applying the change hashes the elements.
-            catchUp?.apply(to: &contents)
+            if taken == .behind { catchUp.apply(to: &contents) }
             let (change, result) = try edit(&contents)
             guard !change.isEmpty else {
                 if tookSpare {
-                    let stale = messenger._core.withLock { _spare.putBack(contents, isCurrent: _version == version) }
-                    _ = consume stale
+                    messenger._core.withLock { _spare.putBack(&contents, isCurrent: _version == version) }
                 }
                 return result
             }
             var committed = false
             var tracking: _VarTracking?
-            // What the lock replaces leaves in these, so that no element is released under it.
-            var replaced: Change.Contents? = consume contents
-            var previousSpare: Change.Contents?
+            // What the lock replaces leaves in these, and they are released at the end of the
+            // loop's pass, so that no element is released under it.
+            var replaced = consume contents
+            var oldContents = _noContents
+            var oldChange = _noChange
             messenger._core.sendChange(
                 author: self,
                 checksChange: true,
@@ -106,22 +116,23 @@ extension _HashedCollection {
                 {
                     guard self._version == version else {
                         if tookSpare { self._spare.abandon() }
-                        return Change._none
+                        return self._noChange
                     }
                     committed = true
                     self._version &+= 1
-                    swap(&replaced!, &self._storage)
-                    previousSpare = self._spare.keep(&replaced, behind: keepsSpare ? change : nil, tookSpare: tookSpare)
+                    swap(&replaced, &self._storage)
+                    self._spare.keep(
+                        &replaced, behind: change, isExact: keepsSpare, tookSpare: tookSpare,
+                        releasing: &oldContents, &oldChange)
                     guard self._transaction.absorbsEdits else {
                         tracking = self._tracking
                         return change
                     }
                     self._transaction.append(change)
-                    return Change._none
+                    return self._noChange
                 }
             )
             tracking?._changed()
-            withExtendedLifetime((replaced, previousSpare)) {}
             guard committed else { continue }
             if keepsSpare { _updateSpare() }
             return result
@@ -136,16 +147,16 @@ extension _HashedCollection {
     ///   else shares the spare's storage.
     @inline(__always)
     func _updateSpare() {
-        var contents = Change._emptyContents
-        var catchUp: Change?
+        var contents = _noContents
+        var catchUp = _noChange
+        var taken = _SpareState.none
         let version = messenger._core.withLock {
-            _ = _spare.take(into: &contents, catchUp: &catchUp, onlyIfBehind: true)
+            taken = _spare.take(into: &contents, catchUp: &catchUp, onlyIfBehind: true)
             return _version
         }
-        guard let catchUp else { return }
+        guard taken == .behind else { return }
         catchUp.apply(to: &contents)
-        let stale = messenger._core.withLock { _spare.putBack(contents, isCurrent: _version == version) }
-        _ = consume stale
+        messenger._core.withLock { _spare.putBack(&contents, isCurrent: _version == version) }
     }
 
     /// Opens a transaction: edits join it until the last open transaction ends.
@@ -158,7 +169,7 @@ extension _HashedCollection {
         guard var steps = messenger._core.withLock({ _transaction.end() }) else { return }
         // Merged here, outside the lock: merging hashes the elements. The changes leave the lock
         // in `steps` and `merged`, so that nothing they hold is released under it.
-        var merged = Change._none
+        var merged = _noChange
         var tracking: _VarTracking?
         var isDone = false
         while !isDone {
@@ -174,10 +185,10 @@ extension _HashedCollection {
                     switch self._transaction.afterMerging(merged) {
                     case .merge(let more):
                         steps = more
-                        return Change._none
+                        return self._noChange
                     case .handedOver:
                         isDone = true
-                        return Change._none
+                        return self._noChange
                     case .send:
                         isDone = true
                         if !merged.isEmpty { tracking = self._tracking }

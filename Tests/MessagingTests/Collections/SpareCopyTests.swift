@@ -5,91 +5,121 @@ import Testing
 /// The spare copy's states, step by step, without threads or locks.
 @Suite("_SpareCopy: the second copy an edit of a set or dictionary works on")
 struct SpareCopyTests {
-    typealias Spare = _SpareCopy<[Int], String>
+    typealias Spare = _SpareCopy<SetChange<Int>>
+
+    /// What a `take` hands out.
+    struct Taken {
+        var state: _SpareState
+        var contents: Set<Int>
+        var catchUp: SetChange<Int>
+    }
+
+    static func take(_ spare: inout Spare, onlyIfBehind: Bool = false) -> Taken {
+        var contents: Set<Int> = []
+        var catchUp = SetChange<Int>()
+        let state = spare.take(into: &contents, catchUp: &catchUp, onlyIfBehind: onlyIfBehind)
+        return Taken(state: state, contents: contents, catchUp: catchUp)
+    }
+
+    /// Keeps `replaced` as a commit would, and returns what is left to release.
+    static func keep(
+        _ spare: inout Spare, _ replaced: Set<Int>, behind change: SetChange<Int>, isExact: Bool = true,
+        tookSpare: Bool
+    ) -> (replaced: Set<Int>, oldContents: Set<Int>, oldChange: SetChange<Int>) {
+        var replaced = replaced
+        var oldContents: Set<Int> = []
+        var oldChange = SetChange<Int>()
+        spare.keep(
+            &replaced, behind: change, isExact: isExact, tookSpare: tookSpare, releasing: &oldContents, &oldChange)
+        return (replaced, oldContents, oldChange)
+    }
 
     @Test func thereIsNoSpareUntilACommitKeepsOne() {
         var spare = Spare()
-        var contents: [Int] = []
-        var catchUp: String?
-        #expect(!spare.take(into: &contents, catchUp: &catchUp))
+        #expect(Self.take(&spare).state == .none)
 
-        var replaced: [Int]? = [1]
-        #expect(spare.keep(&replaced, behind: "+2", tookSpare: false) == nil)
-        #expect(replaced == nil)
-        #expect(spare.take(into: &contents, catchUp: &catchUp))
-        #expect(contents == [1])
-        #expect(catchUp == "+2")
+        let left = Self.keep(&spare, [1], behind: SetChange(inserted: [2]), tookSpare: false)
+        #expect(left.replaced.isEmpty && left.oldContents.isEmpty && left.oldChange.isEmpty)
+        let taken = Self.take(&spare)
+        #expect(taken.state == .behind)
+        #expect(taken.contents == [1])
+        #expect(taken.catchUp == SetChange(inserted: [2]))
         // Taken: no other edit gets it.
-        #expect(!spare.take(into: &contents, catchUp: &catchUp))
+        #expect(Self.take(&spare).state == .none)
     }
 
     @Test func aCommitWhileAnotherEditHasTheSpareKeepsNothing() {
         var spare = Spare()
-        var replaced: [Int]? = [1]
-        _ = spare.keep(&replaced, behind: "+2", tookSpare: false)
-        var contents: [Int] = []
-        var catchUp: String?
-        #expect(spare.take(into: &contents, catchUp: &catchUp))
+        _ = Self.keep(&spare, [1], behind: SetChange(inserted: [2]), tookSpare: false)
+        _ = Self.take(&spare)
 
-        var other: [Int]? = [1, 2]
-        #expect(spare.keep(&other, behind: "+3", tookSpare: false) == nil)
+        let left = Self.keep(&spare, [1, 2], behind: SetChange(inserted: [3]), tookSpare: false)
         // Left to release after unlocking; the spare stays taken.
-        #expect(other == [1, 2])
-        #expect(!spare.take(into: &contents, catchUp: &catchUp))
+        #expect(left.replaced == [1, 2])
+        #expect(Self.take(&spare).state == .none)
 
         // The edit that has it finds the contents moved on, and gives it up.
         spare.abandon()
-        #expect(!spare.take(into: &contents, catchUp: &catchUp))
+        #expect(Self.take(&spare).state == .none)
     }
 
     @Test func theCommitOfTheEditThatHasTheSpareKeepsTheContentsItReplaced() {
         var spare = Spare()
-        var replaced: [Int]? = [1]
-        _ = spare.keep(&replaced, behind: "+2", tookSpare: false)
-        var contents: [Int] = []
-        var catchUp: String?
-        _ = spare.take(into: &contents, catchUp: &catchUp)
+        _ = Self.keep(&spare, [1], behind: SetChange(inserted: [2]), tookSpare: false)
+        _ = Self.take(&spare)
 
-        var next: [Int]? = [1, 2]
-        #expect(spare.keep(&next, behind: "+3", tookSpare: true) == nil)
-        #expect(next == nil)
-        catchUp = nil
-        #expect(spare.take(into: &contents, catchUp: &catchUp))
-        #expect(contents == [1, 2])
-        #expect(catchUp == "+3")
+        let left = Self.keep(&spare, [1, 2], behind: SetChange(inserted: [3]), tookSpare: true)
+        #expect(left.replaced.isEmpty)
+        let taken = Self.take(&spare)
+        #expect(taken.state == .behind)
+        #expect(taken.contents == [1, 2])
+        #expect(taken.catchUp == SetChange(inserted: [3]))
     }
 
-    @Test func aCommitThatNoChangeDescribesLeavesNoSpare() {
+    @Test func aCommitThatNoChangeDescribesLeavesNoSpareAndHandsTheOldOneOut() {
         var spare = Spare()
-        var replaced: [Int]? = [1]
-        _ = spare.keep(&replaced, behind: "+2", tookSpare: false)
+        _ = Self.keep(&spare, [1], behind: SetChange(inserted: [2]), tookSpare: false)
 
-        var next: [Int]? = [1, 2]
-        // The spare it replaces is handed back to be released.
-        #expect(spare.keep(&next, behind: nil, tookSpare: false) == [1])
-        #expect(next == [1, 2])
-        var contents: [Int] = []
-        var catchUp: String?
-        #expect(!spare.take(into: &contents, catchUp: &catchUp))
+        let left = Self.keep(&spare, [1, 2], behind: SetChange(inserted: [3]), isExact: false, tookSpare: false)
+        // The replaced contents and the spare they would have replaced, with its change, are all
+        // handed back to be released after unlocking.
+        #expect(left.replaced == [1, 2])
+        #expect(left.oldContents == [1])
+        #expect(left.oldChange == SetChange(inserted: [2]))
+        #expect(Self.take(&spare).state == .none)
+    }
+
+    @Test func aSpareReplacedByANewerOneIsHandedOutWithItsChange() {
+        var spare = Spare()
+        _ = Self.keep(&spare, [1], behind: SetChange(inserted: [2]), tookSpare: false)
+
+        let left = Self.keep(&spare, [1, 2], behind: SetChange(inserted: [3]), tookSpare: false)
+        #expect(left.replaced.isEmpty)
+        #expect(left.oldContents == [1])
+        #expect(left.oldChange == SetChange(inserted: [2]))
+        let taken = Self.take(&spare)
+        #expect(taken.contents == [1, 2])
+        #expect(taken.catchUp == SetChange(inserted: [3]))
     }
 
     @Test func aSparePutBackIsCurrentOnlyIfNothingWasCommitted() {
         var spare = Spare()
-        var replaced: [Int]? = [1]
-        _ = spare.keep(&replaced, behind: "+2", tookSpare: false)
-        var contents: [Int] = []
-        var catchUp: String?
-        _ = spare.take(into: &contents, catchUp: &catchUp)
+        _ = Self.keep(&spare, [1], behind: SetChange(inserted: [2]), tookSpare: false)
+        _ = Self.take(&spare)
 
-        #expect(spare.putBack([1, 2], isCurrent: true) == nil)
+        var updated: Set<Int> = [1, 2]
+        spare.putBack(&updated, isCurrent: true)
+        #expect(updated.isEmpty)
         // A current spare stays for an edit, not for bringing it up to date.
-        #expect(!spare.take(into: &contents, catchUp: &catchUp, onlyIfBehind: true))
-        catchUp = "unchanged"
-        #expect(spare.take(into: &contents, catchUp: &catchUp))
-        #expect(contents == [1, 2])
-        #expect(catchUp == "unchanged")
+        #expect(Self.take(&spare, onlyIfBehind: true).state == .none)
+        let taken = Self.take(&spare)
+        #expect(taken.state == .current)
+        #expect(taken.contents == [1, 2])
+        #expect(taken.catchUp.isEmpty)
 
-        #expect(spare.putBack([1, 2], isCurrent: false) == [1, 2])
-        #expect(!spare.take(into: &contents, catchUp: &catchUp))
+        var stale: Set<Int> = [1, 2]
+        spare.putBack(&stale, isCurrent: false)
+        #expect(stale == [1, 2])
+        #expect(Self.take(&spare).state == .none)
     }
 }

@@ -77,7 +77,11 @@ public final class ObservableDictionary<Key: Hashable & Sendable, Value: Equatab
 
     /// A copy of the entries for the next edit to bring up to date and edit in place, so that an
     /// edit does not copy the entries. Guarded by the lock of `messenger`'s core.
-    var _spare = _SpareCopy<[Key: Value], DictionaryChange<Key, Value>>()
+    var _spare = _SpareCopy<DictionaryChange<Key, Value>>()
+
+    /// Empty contents and the empty change, for the edits to copy (see `_HashedCollection`).
+    let _noContents: [Key: Value] = [:]
+    let _noChange = DictionaryChange<Key, Value>()
 
     /// Creates an observable dictionary holding `entries`.
     ///

@@ -82,7 +82,11 @@ public final class ObservableSet<Element: Hashable & Sendable>: ObservableSource
 
     /// A copy of the contents for the next edit to bring up to date and edit in place, so that an
     /// edit does not copy the contents. Guarded by the lock of `messenger`'s core.
-    var _spare = _SpareCopy<Set<Element>, SetChange<Element>>()
+    var _spare = _SpareCopy<SetChange<Element>>()
+
+    /// Empty contents and the empty change, for the edits to copy (see `_HashedCollection`).
+    let _noContents: Set<Element> = []
+    let _noChange = SetChange<Element>()
 
     /// Creates an observable set holding `elements`.
     ///
