@@ -221,6 +221,42 @@ struct FollowedTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test func switchToLatestFollowsInnersWhoseMessagesAreNotUpdates() {
+        let lobby = Messenger<String>()
+        let kitchen = Messenger<String>()
+        let rooms = Messenger<Messenger<String>>()
+        let lines = rooms.cache().unwrap(lobby).switchToLatest()
+        let log = EventLog()
+        let token = lines.subscribe { (line: String) in log.append(line) }
+        lobby.send("hello")
+        rooms.send(kitchen)
+        lobby.send("not heard")
+        kitchen.send("dinner")
+        rooms.send(lobby)
+        kitchen.send("not heard either")
+        lobby.send("back")
+        #expect(log.entries == ["hello", "dinner", "back"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func switchToLatestSendsALatestMessageOfACacheOnASwitch() {
+        let first = ObservableArray([1])
+        let second = ObservableArray([7, 8])
+        let arrays = Messenger<ObservableArray<Int>>()
+        let changes = arrays.cache().unwrap(first).switchToLatest()
+        let log = EventLog()
+        let token = changes.subscribe { (change: ArrayChange<Int>) in
+            log.append("\(change.countBefore)->\(change.countAfter)")
+        }
+        first.append(2)
+        // The new array's latest message: its contents, inserted into nothing.
+        arrays.send(second)
+        first.append(3)
+        second.append(9)
+        #expect(log.entries == ["1->2", "0->2", "2->3"])
+        withExtendedLifetime(token) {}
+    }
+
     @Test func anInnerThatIsNotACacheIsFollowedWithoutAReport() {
         let first = Messenger<Update<Int>>()
         let second = Messenger<Update<Int>>()

@@ -1,6 +1,6 @@
 /// A standalone operator that follows a relationship: it observes whichever inner observable its
 /// origin's current value leads to, and moves to the next one whenever the origin changes; made by
-/// `follow(_:)` (with a key path or a closure) and ``ObservableCache/switchToLatest()``.
+/// `follow(_:)` (with a key path or a closure) and `switchToLatest()`.
 ///
 /// ```swift
 /// final class Project: Equatable, Sendable {

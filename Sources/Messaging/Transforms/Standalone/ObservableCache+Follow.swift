@@ -98,7 +98,9 @@ extension ObservableCache {
     /// let latestName = names.cache().unwrap(Var("")).switchToLatest()   // sends Update<String>
     /// ```
     ///
-    /// This is Combine's `switchToLatest()`: `follow(_:)` is the same with a selection.
+    /// This is Combine's `switchToLatest()` for inner caches of a value: `follow(_:)` is the same
+    /// with a selection. For inners whose messages are not updates, see
+    /// ``ObservableCache/switchToLatest()->Followed<Self,Inner,Inner.Message>``.
     ///
     /// - Returns: A follower that sends the latest inner observable's updates.
     /// - Complexity: O(1); per message, a few rounds of its lock and one send; per switch, ending and
@@ -106,6 +108,30 @@ extension ObservableCache {
     public func switchToLatest<InnerValue: Equatable>() -> Followed<Self, Message, Update<InnerValue>>
     where Message: ObservableSource, Message.Message == Update<InnerValue> {
         Followed(_origin: self, select: { $0 }, lift: { $0 }, bridge: _bridgeUpdates, absent: nil)
+    }
+
+    /// Makes a follower of the latest inner observable, whatever its messages: for a cache whose
+    /// messages are observables themselves, it observes the latest one, and moves to the next one
+    /// with every message; see ``Followed``.
+    ///
+    /// ```swift
+    /// let rooms = Messenger<Messenger<ChatLine>>()
+    /// let lines = rooms.cache().unwrap(lobby).switchToLatest()   // sends the current room's lines
+    /// ```
+    ///
+    /// This is Combine's `switchToLatest()` for inner observables whose messages are not updates of
+    /// a value; for those,
+    /// ``ObservableCache/switchToLatest()->Followed<Self,Self.Message,Update<InnerValue>>``, which reports a switch as an update, is chosen. A switch
+    /// sends nothing for an inner that is not a cache; for a cache, it sends the new inner's latest
+    /// message as it is, as subscribing to a Combine `CurrentValueSubject` does. When observing
+    /// starts, the first inner's latest message is not sent.
+    ///
+    /// - Returns: A follower that sends the latest inner observable's messages.
+    /// - Complexity: O(1); per message, a few rounds of its lock and one send; per switch, ending and
+    ///   starting an observation.
+    public func switchToLatest<Inner: ObservableSource>() -> Followed<Self, Inner, Inner.Message>
+    where Message == Inner {
+        Followed(_origin: self, select: { $0 }, lift: { $0 }, bridge: { _, latest in latest }, absent: nil)
     }
 
     /// A follower whose selector always returns an inner.
