@@ -174,7 +174,7 @@ func waitUntil(timeout: Double = 180, _ condition: () -> Bool) -> Bool {
 /// - Returns: Whether the condition held within `timeout`.
 func eventually(
     isolation: isolated (any Actor)? = #isolation,
-    timeout: Duration = .seconds(120),
+    timeout: Duration = .seconds(540),
     _ condition: () async -> Bool
 ) async -> Bool {
     let clock = ContinuousClock()

@@ -5,7 +5,7 @@ import Testing
 
 @Suite(
     "Message and value streams: started when made, one consumer, ended by their loop or release",
-    .timeLimit(.minutes(1))
+    .timeLimit(.minutes(10))
 )
 struct MessageStreamTests {
     /// The main actor runs the new task only after this function suspends, so every message is

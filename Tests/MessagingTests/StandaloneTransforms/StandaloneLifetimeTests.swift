@@ -157,7 +157,7 @@ struct StandaloneLifetimeTests {
         withExtendedLifetime(again) {}
     }
 
-    @Test(.timeLimit(.minutes(1))) func aDeadOriginFinishesTheAsyncSequencesOfItsTransforms() async {
+    @Test(.timeLimit(.minutes(10))) func aDeadOriginFinishesTheAsyncSequencesOfItsTransforms() async {
         var origin: Messenger<Int>? = Messenger()
         let doubled = origin!.weak().map { $0 * 2 }
         let messages = doubled.messages

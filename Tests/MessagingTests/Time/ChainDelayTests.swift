@@ -3,7 +3,7 @@ import Testing
 @testable import Messaging
 
 /// `delay(for:clock:)` in chains, on the manual clock.
-@Suite("Chain delay: every message an interval later, in order, per observation", .timeLimit(.minutes(5)))
+@Suite("Chain delay: every message an interval later, in order, per observation", .timeLimit(.minutes(10)))
 struct ChainDelayTests {
     @Test("Each message goes on one interval after it arrived, in the order they arrived")
     func eachMessageGoesOnAnIntervalLater() async {

@@ -4,7 +4,7 @@ import Testing
 
 /// `throttle(for:clock:latest: true)` in chains, on the manual clock: both edges.
 @Suite(
-    "Chain throttle on both edges: the first at once, the latest of each interval at its end", .timeLimit(.minutes(5)))
+    "Chain throttle on both edges: the first at once, the latest of each interval at its end", .timeLimit(.minutes(10)))
 struct ChainLatestThrottleTests {
     @Test("The first message goes on at once, the latest of each interval at its end, which starts the next")
     func bothEdges() async {

@@ -19,7 +19,7 @@ final class ChainDeliveries: Sendable {
 }
 
 /// `debounce(for:clock:)` and `throttle(for:clock:)` as stages of ad hoc chains, on the manual clock.
-@Suite("Chain time stages: debounce and throttle inside a chain, per observation", .timeLimit(.minutes(5)))
+@Suite("Chain time stages: debounce and throttle inside a chain, per observation", .timeLimit(.minutes(10)))
 struct ChainTimeTests {
     @Test("Debounce in a chain: a burst sends only its latest message on, once the chain is quiet")
     func debounceDeliversTheLatestMessageOfABurst() async {

@@ -3,7 +3,7 @@ import Testing
 @testable import Messaging
 
 /// `timeout(_:clock:)` in chains, on the manual clock.
-@Suite("Chain timeout: messages as optionals, then nil and the end after a quiet interval", .timeLimit(.minutes(5)))
+@Suite("Chain timeout: messages as optionals, then nil and the end after a quiet interval", .timeLimit(.minutes(10)))
 struct ChainTimeoutTests {
     @Test("Messages go on at once; an interval without one sends nil and ends the observation")
     func nilAndTheEndAfterAQuietInterval() async {

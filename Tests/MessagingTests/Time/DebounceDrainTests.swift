@@ -5,7 +5,7 @@ import Testing
 
 /// A debounce whose countdown ends while the previous message is still going through the rest:
 /// the later message waits in the stage's drain and goes on after it, never beside it.
-@Suite("Debounce drain: messages whose countdowns ended go on one at a time, in order", .timeLimit(.minutes(5)))
+@Suite("Debounce drain: messages whose countdowns ended go on one at a time, in order", .timeLimit(.minutes(10)))
 struct DebounceDrainTests {
     @Test("A message whose countdown ends while the previous one is being sent waits behind it")
     func aLaterMessageWaitsBehindTheOneGoingOn() async {

@@ -3,7 +3,7 @@ import Testing
 @testable import Messaging
 
 /// `debounce(for:clock:)` on the manual clock.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct DebounceTests {
     @Test func aBurstDeliversOnlyItsLatestMessageOnceTheSourceIsQuiet() async {
         let clock = ManualClock()

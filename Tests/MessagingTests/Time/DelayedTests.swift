@@ -3,7 +3,7 @@ import Testing
 @testable import Messaging
 
 /// The standalone `delay(for:clock:)` (``Delayed``) on the manual clock.
-@Suite("Standalone delay: every message an interval later, in order, shared by its observers", .timeLimit(.minutes(5)))
+@Suite("Standalone delay: every message an interval later, in order, shared by its observers", .timeLimit(.minutes(10)))
 struct DelayedTests {
     @Test("Each message is sent one interval after it arrived, in order, once for all observers")
     func eachMessageIsSentAnIntervalLater() async {

@@ -4,7 +4,7 @@ import Testing
 
 /// `debounce(for:clock:)` and `throttle(for:clock:)` after a hop, on the manual clock: the stages
 /// run on the hop's actor, and a debounced message goes back to that actor.
-@Suite("Chain time stages after a hop: on the main actor and on an actor", .timeLimit(.minutes(5)))
+@Suite("Chain time stages after a hop: on the main actor and on an actor", .timeLimit(.minutes(10)))
 struct HoppedChainTimeTests {
     @Test("Debounce after onMainActor(): the latest message of a burst, on the main actor")
     func debounceOnTheMainActor() async {

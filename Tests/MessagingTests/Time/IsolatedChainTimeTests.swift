@@ -44,7 +44,7 @@ private actor TimedTally: ActorObserver {
 /// `debounce(for:clock:)` and `throttle(for:clock:)` in the chain of a main-actor or actor
 /// observer, on the manual clock: the stages run on the observer's actor, and a debounced message
 /// goes back to that actor.
-@Suite("Chain time stages in an isolated chain: on a main-actor or actor observer's actor", .timeLimit(.minutes(5)))
+@Suite("Chain time stages in an isolated chain: on a main-actor or actor observer's actor", .timeLimit(.minutes(10)))
 struct IsolatedChainTimeTests {
     @Test("Debounce in an actor observer's chain: the latest message of a burst, back on the actor")
     func debounceOnTheObserversActor() async {

@@ -1,7 +1,7 @@
 import Testing
 
 /// The test clock itself: the time tests are only as deterministic as it is.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct ManualClockTests {
     @Test func timeStartsAtZeroAndMovesOnlyWhenAdvanced() {
         let clock = ManualClock()

@@ -3,7 +3,7 @@ import Testing
 @testable import Messaging
 
 /// `MessageTimer` on the manual clock, plus one test on the real clock.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct MessageTimerTests {
     @Test func aOneShotFiresOnceAtItsDeadline() async {
         let clock = ManualClock()
