@@ -24,27 +24,19 @@ struct _ActorJob {
 /// ``sliceNanoseconds``; then it leaves the rest in the queue and schedules a new task on the
 /// actor for it, so that the actor's other jobs (a UI's events, other tasks) run in between: a
 /// flood of slow handlers delays them by about one slice, not by the whole flood. The rest of the
-/// batch it was running stays first in line (`_batch` from `_batchStart`, ahead of `_pending`), so
+/// batch it was running stays first in line (the drain's rest, ahead of its pending calls), so
 /// the order holds across slices; a delivery on the actor that comes between two slices runs that
 /// rest first. A slice reads the clock once per call, and the first slice reads it only if some
 /// call was waiting: a delivery on the actor with nothing queued never does.
 ///
 /// The queue refers to its actor weakly: an observation never keeps its observer alive.
 @usableFromInline
-final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_lock`; `_actor` is weak
-    // The lock makes every access to the `var`s exclusive, so their run-time exclusivity checks
-    // are left out.
+final class _ActorQueue: @unchecked Sendable {  // `_calls`: `_lock`; `_actor` is weak
+    /// The calls, by the rules of a drain run by slices (`_SerialDrain+Slices.swift`): the state
+    /// machine says what to do, under the lock; the calls run after unlocking, on the actor.
+    /// The lock makes every access exclusive, so its run-time exclusivity checks are left out.
     private let _lock = _Lock()
-    /// The calls posted and not yet taken, oldest first.
-    @exclusivity(unchecked) private var _pending: [_ActorJob] = []
-    /// The calls of a batch that a slice took and did not finish, from `_batchStart`; older than
-    /// every call in `_pending`. Empty unless some are left.
-    @exclusivity(unchecked) private var _batch: [_ActorJob] = []
-    @exclusivity(unchecked) private var _batchStart = 0
-    /// Whether calls are running on the actor right now (only the actor itself can see it `true`).
-    @exclusivity(unchecked) private var _isRunning = false
-    /// Whether a task to drain the queue on the actor is scheduled and has not started yet.
-    @exclusivity(unchecked) private var _isDrainScheduled = false
+    @exclusivity(unchecked) private var _calls = _SerialDrain<_ActorJob>(budget: .max)
 
     /// `nil` for the main actor.
     private weak var _actor: (any Actor)?
@@ -100,11 +92,7 @@ final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_l
     static func busyQueues() -> [_ActorQueue] {
         var queues = _registryLock.withLock { _registry.values.compactMap(\.queue) }
         queues.append(main)
-        return queues.filter { queue in
-            queue._lock.withLock {
-                !queue._pending.isEmpty || !queue._batch.isEmpty || queue._isRunning || queue._isDrainScheduled
-            }
-        }
+        return queues.filter { queue in queue._lock.withLock { queue._calls.isBusy } }
     }
 
     /// Whether a delivery that runs in `current` runs on this queue's actor.
@@ -127,27 +115,21 @@ final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_l
     ///   caller runs the returned calls, which waited after those, then its own call, then
     ///   ``finishRunningNow()``.
     /// - Complexity: O(1) amortized, plus the calls a slice left.
-    @usableFromInline
-    func post(_ job: @autoclosure () -> _ActorJob, onActor: Bool) -> [_ActorJob]? {
-        let (waiting, flag) = _lock.withLock { () -> ([_ActorJob]?, Bool) in
-            if onActor && !_isRunning {
-                _isRunning = true
-                // On the actor, the flag tells whether a slice may have left a rest, which came
-                // first: a rest is left only with a drain scheduled for it.
-                return (_takePending(), _isDrainScheduled)
+    @usableFromInline @inline(__always)
+    func post(_ job: @autoclosure () -> _ActorJob, onActor: Bool) -> _SerialDrain<_ActorJob>.Batch? {
+        var rest: _SerialDrain<_ActorJob>.Batch?
+        var waiting: _SerialDrain<_ActorJob>.Batch?
+        var tookOver = false
+        let schedules = _lock.withLock { () -> Bool in
+            if onActor, _calls.takeOver(rest: &rest, waiting: &waiting) {
+                tookOver = true
+                return false
             }
-            _pending.append(job())
-            guard !_isRunning, !_isDrainScheduled else { return (nil, false) }
-            _isDrainScheduled = true
-            return (nil, true)
+            return _calls.post(job())
         }
-        guard flag else { return waiting }
-        if waiting == nil {
-            _scheduleDrain()
-        } else {
-            _runRest()
-        }
-        return waiting
+        if schedules { _scheduleDrain() }
+        guard tookOver else { return nil }
+        return _runRest(&rest, returning: &waiting)
     }
 
     /// Takes the queue for a delivery that runs on the actor, unless calls are running on it
@@ -155,47 +137,33 @@ final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_l
     ///
     /// - Returns: `nil` if calls are running. Otherwise, as ``post(_:onActor:)`` on the actor.
     /// - Complexity: O(1), plus the calls a slice left.
-    func takeOver() -> [_ActorJob]? {
-        let (waiting, hasRest) = _lock.withLock { () -> ([_ActorJob]?, Bool) in
-            if _isRunning { return (nil, false) }
-            _isRunning = true
-            return (_takePending(), _isDrainScheduled)
-        }
-        if hasRest { _runRest() }
-        return waiting
+    func takeOver() -> _SerialDrain<_ActorJob>.Batch? {
+        var rest: _SerialDrain<_ActorJob>.Batch?
+        var waiting: _SerialDrain<_ActorJob>.Batch?
+        guard _lock.withLock({ _calls.takeOver(rest: &rest, waiting: &waiting) }) else { return nil }
+        return _runRest(&rest, returning: &waiting)
     }
 
     /// Runs the rest of a batch that a slice left, if any, for a delivery on the actor that has
-    /// just taken the queue: those calls come before every other.
-    ///
-    /// While the queue is marked running, only its runner reads or writes the rest, so the rest
-    /// that the caller saw under the lock is still there.
-    private func _runRest() {
-        var rest: [_ActorJob] = []
-        var index = 0
-        _lock.withLock {
-            swap(&rest, &_batch)
-            index = _batchStart
-            _batchStart = 0
+    /// just taken the queue (those calls come before every other), and returns the calls that were
+    /// waiting, for the caller to run next.
+    @inline(__always)
+    private func _runRest(
+        _ rest: inout _SerialDrain<_ActorJob>.Batch?,
+        returning waiting: inout _SerialDrain<_ActorJob>.Batch?
+    ) -> _SerialDrain<_ActorJob>.Batch {
+        if var older = rest.take() {
+            while let job = older.next() { job.run() }
         }
-        while index < rest.count {
-            rest[index].run()
-            index &+= 1
-        }
+        return waiting.take() ?? .empty
     }
 
     /// Runs what was posted while the caller ran calls at once, for at most one slice, then marks
     /// the queue idle; a drain is scheduled for what is left.
     @usableFromInline
     func finishRunningNow() {
-        // The caller ran the rest of any batch (`_runRest`), and only the queue's runner leaves
-        // one: only `_pending` can hold calls.
-        let isIdle = _lock.withLock { () -> Bool in
-            guard _pending.isEmpty else { return false }
-            _isRunning = false
-            return true
-        }
-        if !isIdle { _runSlice() }
+        // Most often nothing was posted meanwhile: the queue goes idle in one step, without a slice.
+        if !_lock.withLock({ _calls.finishIfIdle() }) { _runSlice() }
     }
 
     private func _scheduleDrain() {
@@ -213,103 +181,39 @@ final class _ActorQueue: @unchecked Sendable {  // every `var` but `_actor`: `_l
         _drain()
     }
 
-    /// The scheduled drain, on the actor: one slice.
+    /// The scheduled drain, on the actor: one slice, unless calls are running already (this task
+    /// runs inside a handler on the actor, and the slice below it gets to everything, or
+    /// schedules the next drain).
     private func _drain() {
-        let runs = _lock.withLock { () -> Bool in
-            _isDrainScheduled = false
-            // Running already means this task runs inside a handler on the actor: the running
-            // slice below it will get to everything, or schedule the next drain.
-            if _isRunning { return false }
-            _isRunning = true
-            return true
-        }
-        if runs { _runSlice() }
+        if _lock.withLock({ _calls.startScheduled() }) { _runSlice() }
     }
 
     /// Runs the queued calls, in order, until the queue is empty or the slice is spent; then marks
-    /// the queue idle and, if calls are left, schedules a drain for them. The caller has marked the
-    /// queue running.
+    /// the queue idle and, if calls are left, schedules a drain for them. The caller is the
+    /// drain's runner. The clock is read only once a call is found waiting: a delivery on the actor
+    /// with nothing queued never reads it.
     private func _runSlice() {
         var deadline: UInt64 = 0
-        while true {
-            var batch: [_ActorJob] = []
-            var index = 0
-            let isEmpty = _lock.withLock { () -> Bool in
-                if !_batch.isEmpty {
-                    swap(&batch, &_batch)
-                    index = _batchStart
-                    _batchStart = 0
-                    return false
-                }
-                if _pending.isEmpty {
-                    _isRunning = false
-                    return true
-                }
-                swap(&batch, &_pending)
-                return false
-            }
-            if isEmpty { return }
+        while var batch = _lock.withLock({ _calls.nextBatch() }) {
             if deadline == 0 { deadline = _now() &+ Self.sliceNanoseconds }
-            while index < batch.count {
-                batch[index].run()
-                index &+= 1
-                if _now() >= deadline { return _endSlice(leaving: consume batch, from: index) }
+            while let job = batch.next() {
+                job.run()
+                if _now() >= deadline {
+                    // The calls that ran were released as they ran; the rest goes back first in
+                    // line, replacing an empty rest, so the lock releases nothing.
+                    let schedules = _lock.withLock { _calls.endSlice(leaving: batch) }
+                    if schedules { _scheduleDrain() }
+                    return
+                }
             }
         }
-    }
-
-    /// Ends a slice whose time is spent: puts back the calls of `batch` from `index` (the oldest
-    /// in the queue), marks the queue idle and schedules a drain if any call is left.
-    private func _endSlice(leaving batch: consuming [_ActorJob], from index: Int) {
-        var start = index
-        if start == batch.count {
-            batch = []
-            start = 0
-        } else if start >= batch.count / 2 {
-            // Drops the calls that ran, so that what they captured is released now, outside the
-            // lock; the batch is this slice's alone, so the rest moves in place, and moving no more
-            // than what ran keeps each call O(1) amortized.
-            batch.removeFirst(start)
-            start = 0
-        }
-        var rest = batch
-        let schedules = _lock.withLock { () -> Bool in
-            // `_batch` is empty: this slice took it.
-            swap(&rest, &_batch)
-            _batchStart = start
-            _isRunning = false
-            guard !_batch.isEmpty || !_pending.isEmpty, !_isDrainScheduled else { return false }
-            _isDrainScheduled = true
-            return true
-        }
-        if schedules { _scheduleDrain() }
-    }
-
-    /// Takes the rest of a batch that a slice left; call under the lock.
-    private func _takeBatch(into older: inout [_ActorJob], from start: inout Int) {
-        swap(&older, &_batch)
-        start = _batchStart
-        _batchStart = 0
-    }
-
-    /// Takes the calls posted and not yet taken; call under the lock.
-    private func _takePending() -> [_ActorJob] {
-        var taken: [_ActorJob] = []
-        swap(&taken, &_pending)
-        return taken
     }
 
     private func _discardAll() {
-        var older: [_ActorJob] = []
-        var olderStart = 0
-        let newer = _lock.withLock { () -> [_ActorJob] in
-            _isDrainScheduled = false
-            _takeBatch(into: &older, from: &olderStart)
-            return _takePending()
-        }
+        let (rest, waiting) = _lock.withLock { _calls.discardAll() }
         // Released here, outside the lock; a waiter is still woken.
-        for job in older[olderStart...] where job.runsWithoutActor { job.run() }
-        for job in newer where job.runsWithoutActor { job.run() }
+        for job in rest where job.runsWithoutActor { job.run() }
+        for job in waiting where job.runsWithoutActor { job.run() }
     }
 }
 

@@ -55,8 +55,8 @@ final class _BufferedObservation<Message>: _Observation<Message> {
         from current: (any Actor)?,
         standIn: AnyObject?
     ) {
-        if queue.isCurrent(current), let waiting = queue.takeOver() {
-            for waitingJob in waiting { waitingJob.run() }
+        if queue.isCurrent(current), var waiting = queue.takeOver() {
+            while let waitingJob = waiting.next() { waitingJob.run() }
             if _isActive { _call(message, author, current) }
             queue.finishRunningNow()
             return

@@ -414,7 +414,7 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         // Posted under the lock (the actor queue's lock takes no other), so that the running
         // delivery, which needs this lock for its next message, posts nothing for the observation
         // before the replay.
-        var waiting: [_ActorJob]?
+        var waiting: _SerialDrain<_ActorJob>.Batch?
         if case .postToActor(let message) = action { waiting = observation._postReplay(message, author) }
         _unlock()
         // The owner starts observing its origin first, so that nothing it forwards is missed.
@@ -425,8 +425,8 @@ final class _MessengerCore<Message>: ManagedBuffer<_CoreWords<Message>, Void> {
         case .postToActor(let message):
             // On the actor, which was not running handlers: run what was waiting (it came first),
             // then the replay, then what was posted meanwhile; otherwise the replay waits its turn.
-            guard let waiting, let queue = observation._target else { return }
-            for job in waiting { job.run() }
+            guard var waiting, let queue = observation._target else { return }
+            while let job = waiting.next() { job.run() }
             if observation._isActive { observation._call(message, author, isolation) }
             queue.finishRunningNow()
         case .deliver(let read):

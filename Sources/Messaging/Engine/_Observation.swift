@@ -268,9 +268,9 @@ class _Observation<Message>: _ObservationRecord {
             }),
             onActor: queue.isCurrent(current)
         )
-        guard let waiting else { return }
+        guard var waiting else { return }
         // On the actor: the calls that were waiting came first.
-        for job in waiting { job.run() }
+        while let job = waiting.next() { job.run() }
         if _isActive { _call(message, author, current) }
         queue.finishRunningNow()
     }
@@ -283,7 +283,7 @@ extension _Observation {
     /// - Returns: `nil` if the call was queued (a handler on the actor is running: the replay
     ///   waits its turn); otherwise the calls that were waiting, which the caller runs after
     ///   unlocking, then the replay, then ``_ActorQueue/finishRunningNow()``.
-    final func _postReplay(_ message: Message, _ author: AnyObject) -> [_ActorJob]? {
+    final func _postReplay(_ message: Message, _ author: AnyObject) -> _SerialDrain<_ActorJob>.Batch? {
         _target?.post(
             _ActorJob(run: { [self] in
                 if self._isActive { self._call(message, author, nil) }

@@ -8,6 +8,10 @@
 /// on in the same order, so a call never runs for as long as other threads keep submitting. A
 /// handed-off runner drains until the queue is empty.
 ///
+/// A drain runs either by budgets, as above (``submit(_:)`` and ``next(afterRunning:handsOff:)``),
+/// or by slices, for a runner that lives on an executor of its own (an actor's queue; see
+/// `_SerialDrain+Slices.swift`), never both.
+///
 /// Nothing here knows of threads or locks, so the rules are tested on their own. Inlinable, so that
 /// an owner on a hot path (a combination's outbox) runs it specialized, without type metadata.
 @usableFromInline
@@ -32,6 +36,11 @@ struct _SerialDrain<Job> {
     /// dropping them releases nothing under the owner's lock.
     @usableFromInline var _pending: [Job?] = []
     @usableFromInline var _head = 0
+    /// Whether a runner of a drain run by slices is scheduled on its executor and has not started.
+    @usableFromInline var isScheduled = false
+    /// The jobs a slice took and did not run, from `start`; older than every job in `_pending`.
+    /// Empty unless a drain run by slices left some.
+    @usableFromInline var _rest = Batch(jobs: [], start: 0)
 
     @inlinable
     init(budget: Int) {
@@ -65,6 +74,7 @@ struct _SerialDrain<Job> {
     /// - Complexity: O(*k*) for the *k* jobs taken, amortized; O(1) when nothing waits.
     @inlinable
     mutating func next(afterRunning ran: Int, handsOff: Bool) -> Step {
+        assert(_rest.isEmpty, "a drain runs by budgets or by slices, never both")
         let waiting = pendingCount
         if waiting == 0 {
             isRunning = false

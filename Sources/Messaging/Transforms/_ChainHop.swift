@@ -71,8 +71,8 @@ func _postingToQueue<Value>(
 /// Runs `job` at once when the caller runs on the queue's actor (after the calls waiting in the
 /// queue, which came first), otherwise queues it; as `_Observation._deliverIsolated` does.
 private func _runOrPost(_ job: _ActorJob, on queue: _ActorQueue, onActor: Bool) {
-    guard let waiting = queue.post(job, onActor: onActor) else { return }
-    for waitingJob in waiting { waitingJob.run() }
+    guard var waiting = queue.post(job, onActor: onActor) else { return }
+    while let waitingJob = waiting.next() { waitingJob.run() }
     job.run()
     queue.finishRunningNow()
 }

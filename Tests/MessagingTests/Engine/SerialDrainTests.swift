@@ -142,3 +142,134 @@ struct SerialDrainReleaseTests {
         #expect(CountedJob.released.value - baseline == 201)
     }
 }
+
+/// The rules of a drain run by slices (an actor's queue), without threads or actors.
+@Suite("Serial drain by slices: post, take over, slice and put back, in order")
+struct SerialDrainSliceTests {
+    @Test("the first job posted from elsewhere schedules one runner; later ones only queue")
+    func firstPostSchedulesOneRunner() {
+        var drain = _SerialDrain<Int>(budget: .max)
+        #expect(drain.post(1) == true)
+        #expect(drain.post(2) == false)
+        #expect(drain.isScheduled && !drain.isRunning && drain.isBusy)
+        #expect(drain.startScheduled() == true)
+        #expect(Array(drain.nextBatch() ?? .empty) == [1, 2])
+        #expect(drain.nextBatch() == nil)
+        #expect(!drain.isBusy)
+        // Idle again: the next post schedules again.
+        #expect(drain.post(3) == true)
+    }
+
+    @Test("a caller on the executor takes over: the rest first, then what waited; its own job is not queued")
+    func takeOverReturnsRestThenWaiting() {
+        var drain = _SerialDrain<Int>(budget: .max)
+        _ = drain.post(1)
+        _ = drain.post(2)
+        _ = drain.post(3)
+        #expect(drain.startScheduled() == true)
+        guard var batch = drain.nextBatch() else {
+            Issue.record("expected a batch")
+            return
+        }
+        #expect(batch.next() == 1)
+        // The slice's time is spent after one job: 2 and 3 go back, first in line.
+        #expect(drain.endSlice(leaving: batch) == true)
+        #expect(drain.isScheduled && !drain.isRunning)
+        _ = drain.post(4)
+        var rest: _SerialDrain<Int>.Batch?
+        var waiting: _SerialDrain<Int>.Batch?
+        let tookOver = drain.takeOver(rest: &rest, waiting: &waiting)
+        #expect(tookOver)
+        #expect(Array(rest ?? .empty) == [2, 3])
+        #expect(Array(waiting ?? .empty) == [4])
+        // While the caller runs, a post from elsewhere (or from a job) queues, and it does not
+        // take over again.
+        #expect(drain.post(5) == false)
+        var restAgain: _SerialDrain<Int>.Batch?
+        var waitingAgain: _SerialDrain<Int>.Batch?
+        let tookOverAgain = drain.takeOver(rest: &restAgain, waiting: &waitingAgain)
+        #expect(!tookOverAgain && restAgain == nil && waitingAgain == nil)
+        // The runner scheduled by the slice starts while the caller runs: it does nothing.
+        #expect(drain.startScheduled() == false)
+        #expect(Array(drain.nextBatch() ?? .empty) == [5])
+        #expect(drain.nextBatch() == nil)
+        #expect(!drain.isBusy)
+    }
+
+    @Test("a slice that ends with nothing left schedules nothing")
+    func sliceEndingEmptySchedulesNothing() {
+        var drain = _SerialDrain<Int>(budget: .max)
+        _ = drain.post(1)
+        #expect(drain.startScheduled() == true)
+        guard var batch = drain.nextBatch() else {
+            Issue.record("expected a batch")
+            return
+        }
+        #expect(batch.next() == 1)
+        #expect(drain.endSlice(leaving: batch) == false)
+        #expect(!drain.isBusy)
+    }
+
+    @Test("random posts, take-overs and slices hand every job out once, in order")
+    func randomScheduleKeepsOrder() {
+        var generator = SeededGenerator(seed: 0x51_1CE5)
+        var drain = _SerialDrain<Int>(budget: .max)
+        var posted = 0
+        var seen: [Int] = []
+        var scheduled = 0
+        for _ in 0..<5_000 {
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0, 1:
+                if drain.post(posted) { scheduled += 1 }
+                posted += 1
+            case 2:
+                // A delivery on the executor: runs what waited, then its own job, then a slice.
+                var rest: _SerialDrain<Int>.Batch?
+                var waiting: _SerialDrain<Int>.Batch?
+                guard drain.takeOver(rest: &rest, waiting: &waiting) else { break }
+                seen += Array(rest ?? .empty) + Array(waiting ?? .empty)
+                seen.append(posted)
+                posted += 1
+                runSlice(&drain, into: &seen, &scheduled, posting: &posted, using: &generator)
+            default:
+                guard scheduled > 0 else { break }
+                scheduled -= 1
+                if drain.startScheduled() {
+                    runSlice(&drain, into: &seen, &scheduled, posting: &posted, using: &generator)
+                }
+            }
+        }
+        while scheduled > 0 {
+            scheduled -= 1
+            if drain.startScheduled() { runSlice(&drain, into: &seen, &scheduled, posting: &posted, using: &generator) }
+        }
+        #expect(seen == Array(0..<posted))
+        #expect(!drain.isBusy)
+    }
+
+    /// One slice that runs a random number of jobs, and posts some from inside them.
+    private func runSlice(
+        _ drain: inout _SerialDrain<Int>,
+        into seen: inout [Int],
+        _ scheduled: inout Int,
+        posting posted: inout Int,
+        using generator: inout SeededGenerator
+    ) {
+        var budget = Int.random(in: 0..<6, using: &generator)
+        while var batch = drain.nextBatch() {
+            while let job = batch.next() {
+                seen.append(job)
+                if Bool.random(using: &generator) {
+                    // Posted from inside a job: it queues behind everything, scheduling nothing.
+                    #expect(drain.post(posted) == false)
+                    posted += 1
+                }
+                budget -= 1
+                if budget <= 0 {
+                    if drain.endSlice(leaving: batch) { scheduled += 1 }
+                    return
+                }
+            }
+        }
+    }
+}
