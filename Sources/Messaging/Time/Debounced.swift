@@ -14,10 +14,9 @@
 ///
 /// - Complexity: O(1) per message from the source, and no allocation while a countdown runs: a
 ///   burst of messages costs one task, however many messages it has.
-public final class Debounced<Source: ObservableSource>: ObservableSource, _StandaloneOperator, @unchecked Sendable
+public final class Debounced<Source: ObservableSource>: ObservableSource, _SourceLinkedOperator, @unchecked Sendable
 where Source.Message: Sendable {
-    // `_link` is set once, before the debounce is handed out (`_connect`), and guards the source
-    // with its own lock; the source is only used to read its messenger, when observing starts.
+    // `_link`: see `_SourceLinkedOperator`.
     // `_debounce` guards its state with its own lock.
 
     /// The messenger that sends the debounced messages.
@@ -47,17 +46,12 @@ where Source.Message: Sendable {
     /// every message is specialized for its type and reads no type metadata at run time.
     @usableFromInline
     func _connect(_ source: Source, _ receive: @escaping (Source.Message, AnyObject, (any Actor)?) -> Void) {
-        _link = Self._link(to: source, for: messenger, handler: receive)
-        messenger._core.keepAliveWhileObserved(self)
+        _linkSource(source, receive)
     }
 
     @usableFromInline
     func _observedChanged() {
         _updateLinks()
-    }
-
-    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
-        if let _link { body(_link) }
     }
 }
 

@@ -13,10 +13,9 @@
 ///
 /// - Complexity: O(1) amortized per message from the source; one task at a time, from the first
 ///   waiting message to the last.
-public final class Delayed<Source: ObservableSource>: ObservableSource, _StandaloneOperator, @unchecked Sendable
+public final class Delayed<Source: ObservableSource>: ObservableSource, _SourceLinkedOperator, @unchecked Sendable
 where Source.Message: Sendable {
-    // `_link` is set once, before the delay is handed out (`_connect`), and guards the source with
-    // its own lock; the source is only used to read its messenger, when observing starts.
+    // `_link`: see `_SourceLinkedOperator`.
     // `_delay` guards its state with its own lock.
 
     /// The messenger that sends the delayed messages.
@@ -46,17 +45,12 @@ where Source.Message: Sendable {
     /// message is specialized for its type.
     @usableFromInline
     func _connect(_ source: Source, _ receive: @escaping (Source.Message, AnyObject, (any Actor)?) -> Void) {
-        _link = Self._link(to: source, for: messenger, handler: receive)
-        messenger._core.keepAliveWhileObserved(self)
+        _linkSource(source, receive)
     }
 
     @usableFromInline
     func _observedChanged() {
         _updateLinks()
-    }
-
-    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
-        if let _link { body(_link) }
     }
 }
 

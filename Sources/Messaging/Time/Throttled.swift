@@ -13,11 +13,10 @@
 ///
 /// - Complexity: O(1) per message from the source, and no allocation: one clock reading and a
 ///   comparison.
-public final class Throttled<Source: ObservableSource>: ObservableSource, _StandaloneOperator,
+public final class Throttled<Source: ObservableSource>: ObservableSource, _SourceLinkedOperator,
     @unchecked Sendable
 where Source.Message: Sendable {
-    // `_link` is set once, before the throttle is handed out (`_connect`), and guards the source
-    // with its own lock; the source is only used to read its messenger, when observing starts.
+    // `_link`: see `_SourceLinkedOperator`.
     // `_throttle` is used only by the link's observation of the source, whose messenger never runs
     // two deliveries at once.
 
@@ -43,17 +42,12 @@ where Source.Message: Sendable {
     /// every message is specialized for its type and reads no type metadata at run time.
     @usableFromInline
     func _connect(_ source: Source, _ receive: @escaping (Source.Message, AnyObject, (any Actor)?) -> Void) {
-        _link = Self._link(to: source, for: messenger, handler: receive)
-        messenger._core.keepAliveWhileObserved(self)
+        _linkSource(source, receive)
     }
 
     @usableFromInline
     func _observedChanged() {
         _updateLinks()
-    }
-
-    func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
-        if let _link { body(_link) }
     }
 }
 
