@@ -14,11 +14,20 @@ let package = Package(
         .target(name: "_MessagingShims"),
         .target(name: "Messaging", dependencies: ["GeneralObserver", "_MessagingShims"]),
         .target(name: "SwiftObserverCompatibility", dependencies: ["Messaging"]),
-        .testTarget(name: "GeneralObserverTests", dependencies: ["GeneralObserver"]),
-        .testTarget(name: "MessagingTests", dependencies: ["Messaging"]),
+        // Helpers that every test target uses (threads, locked state, seeded randomness); it
+        // depends on no module of the library.
+        .target(name: "SharedTestSupport", path: "Tests/SharedTestSupport"),
+        // What the Messaging tests and the compatibility layer's tests share.
+        .target(
+            name: "MessagingTestSupport",
+            dependencies: ["Messaging", "SharedTestSupport"],
+            path: "Tests/MessagingTestSupport"
+        ),
+        .testTarget(name: "GeneralObserverTests", dependencies: ["GeneralObserver", "SharedTestSupport"]),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "SharedTestSupport", "MessagingTestSupport"]),
         .testTarget(
             name: "SwiftObserverCompatibilityTests",
-            dependencies: ["Messaging", "SwiftObserverCompatibility"]
+            dependencies: ["Messaging", "SwiftObserverCompatibility", "SharedTestSupport", "MessagingTestSupport"]
         ),
         .executableTarget(name: "DeviceMonitor", dependencies: ["GeneralObserver"], path: "Examples/DeviceMonitor"),
         .executableTarget(name: "TaskBoard", dependencies: ["Messaging"], path: "Examples/TaskBoard"),

@@ -5,6 +5,7 @@
 
 import Foundation
 import GeneralObserver
+@_exported import SharedTestSupport
 
 // MARK: - Callback log
 
@@ -215,24 +216,5 @@ final class ObjectObserver: GeneralSubscriber, Named, Sendable {
 
     func unsubscribedFrom(_ observable: any GeneralObservable) {
         log.append(.unsubscribedFrom(observer: name, observable: displayName(of: observable)))
-    }
-}
-
-// MARK: - Randomness
-
-/// A small deterministic generator (SplitMix64), so that shuffled and random tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var _state: UInt64
-
-    init(seed: UInt64) {
-        _state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        _state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = _state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

@@ -13,27 +13,9 @@ private func onThreads(
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (Int) -> Void
 ) -> Bool {
-    let started = DispatchGroup()
-    let finished = DispatchGroup()
-    let gate = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        started.enter()
-        finished.enter()
-        let thread = Thread {
-            started.leave()
-            gate.wait()
-            body(index)
-            finished.leave()
-        }
-        thread.start()
-    }
-    started.wait()
-    for _ in 0..<count {
-        gate.signal()
-    }
     // Generous: the whole suite runs in parallel on as few as two cores, and a thread of a test
     // that hammers one lock can be starved for many seconds without any deadlock.
-    guard finished.wait(timeout: .now() + 120) == .success else {
+    guard runOnThreads(count, timeout: 120, body) else {
         Issue.record("The threads did not finish within 120 seconds: deadlock", sourceLocation: sourceLocation)
         return false
     }

@@ -4,23 +4,6 @@
 import Foundation
 import Messaging
 
-/// A thread-safe, append-only list of objects, kept strongly, so that a test can compare their
-/// identities (`===`) afterwards.
-final class ObjectLog: @unchecked Sendable {  // `_objects` is only touched while holding `_lock`
-    private let _lock = NSLock()
-    private var _objects: [AnyObject] = []
-
-    /// Records one object.
-    func append(_ object: AnyObject) {
-        _lock.withLock { _objects.append(object) }
-    }
-
-    /// Everything recorded so far, in the order it was recorded.
-    var objects: [AnyObject] {
-        _lock.withLock { _objects }
-    }
-}
-
 /// A weak reference that several threads read and change.
 final class WeakReference<Object: AnyObject & Sendable>: @unchecked Sendable {  // `_object`: `_lock`
     private let _lock = NSLock()

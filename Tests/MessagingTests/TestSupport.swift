@@ -7,6 +7,8 @@
 
 import Dispatch
 import Foundation
+@_exported import MessagingTestSupport
+@_exported import SharedTestSupport
 
 @testable import Messaging
 
@@ -33,26 +35,6 @@ final class EventLog: @unchecked Sendable {  // `_entries` is only touched while
             defer { _entries = [] }
             return _entries
         }
-    }
-}
-
-/// A value that several threads read and change.
-final class Locked<Value: Sendable>: @unchecked Sendable {  // `_value` is only touched while holding `_lock`
-    private let _lock = NSLock()
-    private var _value: Value
-
-    init(_ value: Value) {
-        _value = value
-    }
-
-    /// Runs `body` with exclusive access to the value.
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        _lock.withLock { body(&_value) }
-    }
-
-    /// A copy of the current value.
-    var value: Value {
-        _lock.withLock { _value }
     }
 }
 
@@ -104,35 +86,6 @@ func withSharedState<Result>(_ body: () throws -> Result) rethrows -> Result {
 
 // MARK: - Threads
 
-/// Runs `body(index)` on `count` new threads, released together, and waits for them.
-///
-/// - Returns: `true` if every thread finished within `timeout` seconds; `false` means a deadlock
-///   (or a far too slow test). The default leaves room for a machine that runs the whole suite in
-///   parallel with other work: a flood that takes 0.1 s alone has taken more than 20 s there.
-@discardableResult
-func runOnThreads(_ count: Int, timeout: Double = 120, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
-    let started = DispatchGroup()
-    let finished = DispatchGroup()
-    let gate = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        started.enter()
-        finished.enter()
-        let thread = Thread {
-            started.leave()
-            gate.wait()
-            body(index)
-            finished.leave()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-    started.wait()
-    for _ in 0..<count {
-        gate.signal()
-    }
-    return finished.wait(timeout: .now() + timeout) == .success
-}
-
 /// Waits until nothing is being delivered on `messengers` and nothing is queued on them: when every
 /// sender has returned, a runner may still deliver what a send handed on past its budget of other
 /// threads' messages. Messengers whose handlers send to each other are checked until all of them
@@ -148,19 +101,6 @@ func waitUntilDelivered<each Message>(_ messengers: repeat Messenger<each Messag
             if !messenger._core._isIdle { allIdle = false }
         }
         idlePasses = allIdle ? idlePasses + 1 : 0
-        if DispatchTime.now() > deadline { return false }
-        Thread.sleep(forTimeInterval: 0.001)
-    }
-    return true
-}
-
-/// Polls `condition` on the calling thread until it holds: for what is delivered through
-/// messengers a test cannot name (an operator's own messenger behind `some ObservableSource`).
-///
-/// - Returns: Whether the condition held within `timeout` seconds.
-func waitUntil(timeout: Double = 180, _ condition: () -> Bool) -> Bool {
-    let deadline = DispatchTime.now() + timeout
-    while !condition() {
         if DispatchTime.now() > deadline { return false }
         Thread.sleep(forTimeInterval: 0.001)
     }

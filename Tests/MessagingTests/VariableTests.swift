@@ -1,22 +1,6 @@
 import Messaging
 import Testing
 
-/// Records every update a variable sends, with its author, in delivery order.
-final class VariableRecorder<Value: Equatable & Sendable>: Sendable {
-    var updates: [Update<Value>] { _updates.value }
-    var authors: [AnyObject] { _authors.objects }
-    private let _updates = Locked([Update<Value>]())
-    private let _authors = ObjectLog()
-    private let token = FreeObserver()
-
-    init(_ variable: Var<Value>) {
-        token.observe(variable) { [weak self] update, author in
-            self?._updates.withLock { $0.append(update) }
-            self?._authors.append(author)
-        }
-    }
-}
-
 /// An object to name as the author of a change.
 final class VariableAuthor: Sendable {}
 
