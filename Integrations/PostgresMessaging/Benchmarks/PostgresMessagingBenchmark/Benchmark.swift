@@ -2,7 +2,9 @@
 // latency at low load (one message at a time) and throughput of bursts. With
 // BENCHMARK_SOAK_SECONDS set, soaks the mirror instead: BENCHMARK_SOAK_RATE messages a second
 // (1,000 unless set) in the logged mode (or BENCHMARK_SOAK_MODE=plain), with the process's
-// resident memory every 30 seconds.
+// resident memory every 30 seconds. With BENCHMARK_SOAK_CUT_EVERY=N as well, the receiving
+// mirror's connections are terminated on the server every N seconds, and the soak counts the
+// messages that arrived out of order, twice or not at all.
 //
 //     bash .ci/postgres-tests --run swift run -c release --package-path Integrations/PostgresMessaging \
 //         -Xswiftc -warnings-as-errors PostgresMessagingBenchmark
@@ -155,20 +157,26 @@ func residentMiB() -> Double? {
 /// hundredth of a second), B counts them; the resident memory of the process, which holds both,
 /// is sampled every `sampleEvery` seconds.
 func soak(
-    _ setup: Setup, _ mode: PostgresMirrorMode, seconds: Int, rate: Int, sampleEvery: Int
+    _ setup: Setup, _ mode: PostgresMirrorMode, seconds: Int, rate: Int, sampleEvery: Int, cutEvery: Int?
 ) async throws {
     let configuration = PostgresMirrorConfiguration(connection: setup.postgres, mode: mode)
+    // The receiving mirror's connections carry a name of their own, so that a cut finds them.
+    let receiverName = "bench_soak_receiver"
+    var receiverConfiguration = configuration
+    receiverConfiguration.connection.options.additionalStartupParameters = [("application_name", receiverName)]
     let channel = "bench_soak"
     let a = try PostgresMirror(Messenger<Tick>(), channel: channel, configuration: configuration, logger: setup.logger)
-    let b = try PostgresMirror(Messenger<Tick>(), channel: channel, configuration: configuration, logger: setup.logger)
+    let b = try PostgresMirror(
+        Messenger<Tick>(), channel: channel, configuration: receiverConfiguration, logger: setup.logger)
     let received = Counter()
-    let token = b.messenger.subscribe { _ in received.add() }
+    let token = b.messenger.subscribe { tick in received.add(tick.number) }
     let runs = [Task { try await a.run() }, Task { try await b.run() }]
     while a.status.value.connection != .connected || b.status.value.connection != .connected {
         try await Task.sleep(for: .milliseconds(10))
     }
 
-    print("soak: \(rate) msg/s for \(seconds) s, \(mode)")
+    let cutting = cutEvery.map { every in Task { try await cutRepeatedly(setup, named: receiverName, every: every) } }
+    print("soak: \(rate) msg/s for \(seconds) s, \(mode)" + (cutEvery.map { ", a cut every \($0) s" } ?? ""))
     print("     s      sent  received   RSS MiB")
     let perTick = max(1, rate / 100)
     let clock = ContinuousClock()
@@ -196,6 +204,11 @@ func soak(
     }
     // Everything sent arrives within a few seconds, or the line below says how much did not.
     let settle = clock.now + .seconds(10)
+    var cuts: Int?
+    if let cutting {
+        cutting.cancel()
+        cuts = try await cutting.value
+    }
     while received.value < sent, clock.now < settle { try await Task.sleep(for: .milliseconds(50)) }
     a.shutDown()
     b.shutDown()
@@ -203,6 +216,11 @@ func soak(
     withExtendedLifetime(token) {}
 
     print("sent \(sent), received \(received.value), dropped incoming \(b.counters.droppedIncoming)")
+    let order = received.order
+    print(
+        "in order \(order.inOrder), out of order \(order.outOfOrder), never received \(sent - order.distinct),"
+            + " received twice \(received.value - order.distinct), possible gaps \(b.status.value.possibleGapCount)"
+            + (cuts.map { ", connections cut \($0)" } ?? ""))
     // The first minute warms the allocator and the connections up; the rest must stay flat.
     let warm = samples.dropFirst(max(1, 60 / sampleEvery))
     if let first = warm.first, let last = warm.last, let peak = warm.max() {
@@ -213,13 +231,56 @@ func soak(
     }
 }
 
-/// A count that the observer's handler raises on the mirror's thread and the soak loop reads.
-// `_count` is guarded by `_lock`.
+/// Terminates the server's backends named `name` every `every` seconds until cancelled.
+///
+/// - Returns: How many backends it terminated.
+func cutRepeatedly(_ setup: Setup, named name: String, every: Int) async throws -> Int {
+    var cut = 0
+    while !Task.isCancelled {
+        do {
+            try await Task.sleep(for: .seconds(every))
+        } catch {
+            break
+        }
+        let admin = try await PostgresConnection.connect(configuration: setup.postgres, id: 9, logger: setup.logger)
+        let rows = try await admin.query(
+            "SELECT count(*)::bigint FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(name)) AS cut",
+            logger: setup.logger)
+        for try await count in rows.decode(Int64.self) { cut += Int(count) }
+        try await admin.close()
+    }
+    return cut
+}
+
+/// What the observer's handler records on the mirror's thread and the soak loop reads: how many
+/// messages arrived, and whether their numbers came in order, once each.
+// Every `var` is guarded by `_lock`.
 final class Counter: @unchecked Sendable {
     private let _lock = NSLock()
     private var _count = 0
-    func add() { _lock.withLock { _count += 1 } }
+    private var _next = 0
+    private var _outOfOrder = 0
+    private var _seen = Set<Int>()
+
+    func add(_ number: Int) {
+        _lock.withLock {
+            _count += 1
+            if number == _next {
+                _next += 1
+            } else {
+                _outOfOrder += 1
+                _next = max(_next, number + 1)
+            }
+            _seen.insert(number)
+        }
+    }
+
     var value: Int { _lock.withLock { _count } }
+
+    /// The messages that arrived in order, those that did not, and how many numbers arrived.
+    var order: (inOrder: Int, outOfOrder: Int, distinct: Int) {
+        _lock.withLock { (_count - _outOfOrder, _outOfOrder, _seen.count) }
+    }
 }
 
 @main
@@ -250,7 +311,8 @@ enum BenchmarkCommand {
             let rate = Int(environment["BENCHMARK_SOAK_RATE"] ?? "") ?? 1_000
             let mode: PostgresMirrorMode =
                 environment["BENCHMARK_SOAK_MODE"] == "plain" ? .plain : .logged(retention: .seconds(600))
-            try await soak(setup, mode, seconds: seconds, rate: rate, sampleEvery: 30)
+            let cutEvery = environment["BENCHMARK_SOAK_CUT_EVERY"].flatMap { Int($0) }
+            try await soak(setup, mode, seconds: seconds, rate: rate, sampleEvery: 30, cutEvery: cutEvery)
             return
         }
         let raw = try await measureRaw(setup)
