@@ -6,8 +6,8 @@ import NIOCore
 import PostgresNIO
 import ServiceLifecycle
 
-/// Mirrors a ``Messaging/Messenger`` onto a PostgreSQL channel, so that every instance of an app
-/// receives every instance's messages.
+/// Mirrors a `Messenger` (from `Messaging`) onto a PostgreSQL channel, so that every instance of an
+/// app receives every instance's messages.
 ///
 /// ```swift
 /// let changes = Messenger<TaskChange>()
