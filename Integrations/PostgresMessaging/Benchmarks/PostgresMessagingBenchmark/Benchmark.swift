@@ -4,7 +4,7 @@
 // (1,000 unless set) in the logged mode (or BENCHMARK_SOAK_MODE=plain), with the process's
 // resident memory every 30 seconds. With BENCHMARK_SOAK_CUT_EVERY=N as well, the receiving
 // mirror's connections are terminated on the server every N seconds, and the soak counts the
-// messages that arrived out of order, twice or not at all.
+// messages that arrived out of order, twice or not at all, and the gaps in what arrived.
 //
 //     bash .ci/postgres-tests --run swift run -c release --package-path Integrations/PostgresMessaging \
 //         -Xswiftc -warnings-as-errors PostgresMessagingBenchmark
@@ -218,7 +218,7 @@ func soak(
     print("sent \(sent), received \(received.value), dropped incoming \(b.counters.droppedIncoming)")
     let order = received.order
     print(
-        "in order \(order.inOrder), out of order \(order.outOfOrder), never received \(sent - order.distinct),"
+        "out of order \(order.late), gaps \(order.afterGap), never received \(sent - order.distinct),"
             + " received twice \(received.value - order.distinct), possible gaps \(b.status.value.possibleGapCount)"
             + (cuts.map { ", connections cut \($0)" } ?? ""))
     // The first minute warms the allocator and the connections up; the rest must stay flat.
@@ -253,23 +253,25 @@ func cutRepeatedly(_ setup: Setup, named name: String, every: Int) async throws 
 }
 
 /// What the observer's handler records on the mirror's thread and the soak loop reads: how many
-/// messages arrived, and whether their numbers came in order, once each.
+/// messages arrived, how many came after a later one (late) or after a skipped number (the first
+/// after a gap), and how many distinct numbers arrived.
 // Every `var` is guarded by `_lock`.
 final class Counter: @unchecked Sendable {
     private let _lock = NSLock()
     private var _count = 0
     private var _next = 0
-    private var _outOfOrder = 0
+    private var _late = 0
+    private var _afterGap = 0
     private var _seen = Set<Int>()
 
     func add(_ number: Int) {
         _lock.withLock {
             _count += 1
-            if number == _next {
-                _next += 1
+            if number < _next {
+                _late += 1
             } else {
-                _outOfOrder += 1
-                _next = max(_next, number + 1)
+                if number > _next { _afterGap += 1 }
+                _next = number + 1
             }
             _seen.insert(number)
         }
@@ -277,9 +279,10 @@ final class Counter: @unchecked Sendable {
 
     var value: Int { _lock.withLock { _count } }
 
-    /// The messages that arrived in order, those that did not, and how many numbers arrived.
-    var order: (inOrder: Int, outOfOrder: Int, distinct: Int) {
-        _lock.withLock { (_count - _outOfOrder, _outOfOrder, _seen.count) }
+    /// The messages that came after a later one, those that came first after a gap, and how many
+    /// numbers arrived.
+    var order: (late: Int, afterGap: Int, distinct: Int) {
+        _lock.withLock { (_late, _afterGap, _seen.count) }
     }
 }
 
