@@ -28,9 +28,10 @@ final class _ChainThrottle<Value>: @unchecked Sendable {
     }
 }
 
-/// The throttle stage of one chain observation on both edges (`throttle(for:clock:latest: true)`):
-/// a message that opens a window goes on at once, from the stage; the latest message of a window
-/// goes on when the window ends, from the sleeper's task, through `later`.
+/// The throttle stage of one chain observation on both edges (`throttle(for:clock:latest: true)`),
+/// or the state of a standalone ``Throttled`` on both edges: a message that opens a window goes on
+/// at once, from the stage; the latest message of a window goes on when the window ends, from the
+/// sleeper's task, through `later`.
 ///
 /// The rules are `_LatestThrottleState`'s: while a sleeper is responsible for a window, every
 /// message waits for it, so a message that goes on at once and one that the sleeper sends on never

@@ -58,3 +58,105 @@ import Testing
         #expect(throttled == nil)
     }
 }
+
+/// `throttle(for:clock:latest: true)` as a standalone observable, on the manual clock: both edges,
+/// shared by every observer.
+@Suite(
+    "Standalone throttle on both edges: the first at once, the latest of each interval at its end",
+    .timeLimit(.minutes(10)))
+struct LatestThrottledTests {
+    @Test("The first message goes on at once, the latest of each interval at its end, which starts the next")
+    func bothEdges() async {
+        let clock = ManualClock()
+        let source = Messenger<String>()
+        let throttled = source.throttle(for: .seconds(10), clock: clock, latest: true)
+        #expect(throttled.latest)
+        var (iterator, token) = deliveries(of: throttled, on: clock)
+        // a-b--c------d-----------------e     (seconds 0, 2, 5, 12, 35) in
+        // a---------c---------d---------e     (seconds 0, 10, 20, 35) out
+        source.send("a")
+        #expect(await iterator.next(1) == ["a@0.0 seconds"])
+        clock.advance(to: ManualClock.Instant(.seconds(2)))
+        source.send("b")
+        await clock.waitForSleepers(at: [.seconds(10)])
+        clock.advance(to: ManualClock.Instant(.seconds(5)))
+        source.send("c")
+        clock.advance(to: ManualClock.Instant(.seconds(10)))
+        #expect(await iterator.next(1) == ["c@10.0 seconds"])
+        await clock.waitForSleepers(at: [.seconds(20)])
+        clock.advance(to: ManualClock.Instant(.seconds(12)))
+        source.send("d")
+        clock.advance(to: ManualClock.Instant(.seconds(20)))
+        #expect(await iterator.next(1) == ["d@20.0 seconds"])
+        await clock.waitForSleepers(at: [.seconds(30)])
+        clock.advance(to: ManualClock.Instant(.seconds(30)))
+        await clock.waitForSleepers(0)  // a quiet interval: the sleeper ends
+        clock.advance(to: ManualClock.Instant(.seconds(35)))
+        source.send("e")
+        #expect(await iterator.next(1) == ["e@35.0 seconds"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("A message sent at the end of an interval keeps its author, and every observer gets it once")
+    func theLatestKeepsItsAuthorForEveryObserver() async {
+        let clock = ManualClock()
+        let source = Messenger<String>()
+        let throttled = source.throttle(for: .seconds(10), clock: clock, latest: true)
+        let editor = Spy("editor")
+        let authors = ObjectLog()
+        let (arrivals, arrived) = AsyncStream<String>.makeStream()
+        let first = Spy("first")
+        first.observe(throttled) { message, author in
+            authors.append(author)
+            arrived.yield("first:\(message)")
+        }
+        let second = throttled.subscribe { message in arrived.yield("second:\(message)") }
+        var iterator = arrivals.makeAsyncIterator()
+        source.send("a")
+        #expect(await iterator.next(2) == ["first:a", "second:a"])
+        source.send("b", from: editor)
+        await clock.waitForSleepers(at: [.seconds(10)])
+        clock.advance(to: ManualClock.Instant(.seconds(10)))
+        #expect(await iterator.next(2) == ["first:b", "second:b"])
+        #expect(authors.objects.count == 2)
+        #expect(authors.objects.first === source && authors.objects.last === editor)
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test("Freed with its last observation: the waiting message is dropped and the sleeper ends")
+    func freedWithItsLastObservation() async {
+        let clock = ManualClock()
+        let source = Messenger<String>()
+        var throttled: Throttled<Messenger<String>>? = source.throttle(for: .seconds(10), clock: clock, latest: true)
+        weak let weakThrottled = throttled
+        let log = EventLog()
+        let token = throttled?.subscribe { log.append($0) }
+        throttled = nil
+        source.send("a")
+        source.send("b")  // waits for the end of the interval
+        await clock.waitForSleepers(at: [.seconds(10)])
+        token?.stopObserving()
+        #expect(weakThrottled == nil)
+        #expect(source.observationCount == 0)
+        await clock.waitForSleepers(0)  // the task, which held the state weakly, has ended
+        clock.advance(to: ManualClock.Instant(.seconds(10)))
+        #expect(log.entries == ["a"])
+    }
+
+    @Test("With latest false it is the leading-edge throttle")
+    func latestFalseIsTheLeadingEdge() {
+        let clock = ManualClock()
+        let source = Messenger<String>()
+        let throttled = source.throttle(for: .seconds(10), clock: clock, latest: false)
+        #expect(!throttled.latest)
+        let log = EventLog()
+        let token = throttled.subscribe { log.append($0) }
+        source.send("a")
+        source.send("b")
+        #expect(clock.sleeperCount == 0)
+        clock.advance(by: .seconds(10))
+        source.send("c")
+        #expect(log.entries == ["a", "c"])
+        withExtendedLifetime(token) {}
+    }
+}
