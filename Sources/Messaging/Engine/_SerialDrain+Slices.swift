@@ -4,9 +4,10 @@
 /// The rules, for an actor's queue of handler calls (`_ActorQueue`):
 /// - A job from elsewhere is queued (``post(_:)``); the first one that finds no runner at work
 ///   and none scheduled says to schedule one.
-/// - A caller that runs on the executor takes the drain over (``takeOver()``) unless a runner is
-///   at work there (the caller runs inside one of its jobs): it runs the jobs that were waiting,
-///   then its own, then at most one slice of what came meanwhile.
+/// - A caller that runs on the executor takes the drain over (``takeOver(rest:waiting:)``)
+///   unless a runner is at work there (the caller runs inside one of its jobs): it runs the jobs
+///   that were waiting, then its own, then at most one slice of what came meanwhile
+///   (``finishIfIdle()``, then ``nextBatch()``).
 /// - A slice takes whole batches (``nextBatch()``) until the drain is empty or its time is spent;
 ///   then it puts back what it did not run, ahead of every other job (``endSlice(leaving:)``), and
 ///   a new runner is scheduled for it, so that the executor's other work runs in between.
