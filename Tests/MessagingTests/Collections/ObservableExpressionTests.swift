@@ -113,6 +113,80 @@ struct ObservableExpressionTests {
         #expect(recorder.take() == [Update(66, 50), Update(50, 0)])
     }
 
+    @Test func foldsOfOneArrayReportAnEditTogether() {
+        let numbers = ObservableArray([1, 2, 3])
+        let all = ObservableExpression(numbers.observableCount)
+        let even = ObservableExpression(numbers.observableCount { $0 % 2 == 0 })
+        let odd = ObservableExpression(numbers.observableCount { $0 % 2 != 0 })
+        // Zero in every state the array has: a report between two folds' updates would not be.
+        let zero = all.subtracting(even).subtracting(odd)
+        let zeros = ExpressionRecorder(zero)
+        let evenShare = ExpressionRecorder(even.multiplied(by: 100).divided(by: all, ifZero: 0))
+        #expect(numbers.messenger.observationCount == 2)  // once per expression, not once per fold
+        numbers.append(5)  // 1 of 4 even
+        numbers.append(contentsOf: [6, 8])  // 3 of 6
+        numbers.withTransaction {
+            numbers.removeAll()
+            numbers.append(7)
+        }  // 0 of 1
+        numbers.removeAll()  // no elements: 0
+        numbers.append(4)  // 1 of 1
+        #expect(zeros.take().isEmpty)
+        #expect(evenShare.take() == [Update(33, 25), Update(25, 50), Update(50, 0), Update(0, 100)])
+        #expect(zero.value == 0)
+    }
+
+    @Test func anUnobservedExpressionReadsTheFoldsOfOneArrayFromOneSnapshot() {
+        let numbers = ObservableArray([1, 2, 3, 4])
+        let total = ObservableExpression(numbers.observableSum)
+        let count = ObservableExpression(numbers.observableCount)
+        let mean = total.divided(by: count, ifZero: 0)
+        #expect(mean.value == 2)
+        numbers.append(10)
+        #expect(mean.value == 4)
+        #expect(numbers.messenger.observationCount == 0)
+    }
+
+    @Test func aGroupedFoldObservedElsewhereKeepsItsOwnObservers() {
+        let numbers = ObservableArray([1, 2])
+        let sum = numbers.observableSum
+        let sums = Locked<[Int]>([])
+        let token = sum.subscribe { update in sums.withLock { $0.append(update.new) } }
+        let other = ObservableArray([10])
+        let sumPlusCounts = ObservableExpression(sum).adding(ObservableExpression(numbers.observableCount))
+            .adding(ObservableExpression(other.observableCount))
+        let results = ExpressionRecorder(sumPlusCounts)
+        numbers.append(3)
+        other.append(20)
+        #expect(results.take() == [Update(6, 10), Update(10, 11)])
+        #expect(sums.withLock { $0 } == [6])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func foldsOfOneArrayEditedFromEightThreadsNeverDisagree() {
+        let numbers = ObservableArray<Int>([])
+        let all = ObservableExpression(numbers.observableCount)
+        let even = ObservableExpression(numbers.observableCount { $0 % 2 == 0 })
+        let odd = ObservableExpression(numbers.observableCount { $0 % 2 != 0 })
+        let zero = all.subtracting(even).subtracting(odd)
+        let zeros = ExpressionRecorder(zero)
+        let counts = ExpressionRecorder(all)
+        let finished = runOnThreads(8) { thread in
+            for step in 0..<300 {
+                if step % 3 == 2 {
+                    numbers.modify { if !$0.isEmpty { $0.removeFirst() } }
+                } else {
+                    numbers.append(thread * 1000 + step)
+                }
+            }
+        }
+        #expect(finished)
+        #expect(waitUntilDelivered(numbers.messenger, zero.messenger, all.messenger))
+        #expect(zeros.take().isEmpty)
+        #expect(counts.take().last?.new == numbers.count)
+        #expect(zero.value == 0 && all.value == 8 * 200 - 8 * 100)
+    }
+
     @Test func replayingStartsFromTheCurrentResult() {
         let a = Var(2)
         let square = ObservableExpression(a).multiplied(by: ObservableExpression(a))
@@ -158,6 +232,28 @@ struct ObservableExpressionTests {
         #expect(weakSum == nil)
         #expect(weakA == nil)
         #expect(weakB == nil)
+    }
+
+    @Test func anExpressionOfFoldsOfOneArrayReleasesThemAndTheArray() {
+        weak var weakArray: ObservableArray<Int>?
+        weak var weakFold: ArrayFold<Int, Int>?
+        weak var weakMean: ObservableExpression<Int>?
+        do {
+            let numbers = ObservableArray([2, 4])
+            let total = numbers.observableSum
+            let mean = ObservableExpression(total).divided(by: ObservableExpression(numbers.observableCount), ifZero: 0)
+            weakArray = numbers
+            weakFold = total
+            weakMean = mean
+            var recorder: ExpressionRecorder<Int>? = ExpressionRecorder(mean)
+            numbers.append(9)
+            #expect(recorder?.take() == [Update(3, 5)])
+            recorder = nil
+            #expect(numbers.messenger.observationCount == 0)
+        }
+        #expect(weakMean == nil)
+        #expect(weakFold == nil)
+        #expect(weakArray == nil)
     }
 
     @Test func anObservedExpressionStaysAliveWhileObserved() {
@@ -268,6 +364,81 @@ struct ObservableExpressionModelTests {
                 #expect(formula.0.value == expected, "seed \(seed), step \(step), formula \(index)")
                 if lasts[index] != expected { return }
             }
+        }
+    }
+}
+
+/// Random edits and transactions of an array, checked after every step against expressions of
+/// several folds of it, recomputed from its contents.
+@Suite("Model: random edits of an array checked against expressions of its folds")
+struct ObservableExpressionFoldModelTests {
+    @Test(arguments: ObservableExpressionModelTests.seeds)
+    func everyResultIsTheFormulaOfTheContentsWhenItIsSent(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let numbers = ObservableArray<Int>([])
+        let all = ObservableExpression(numbers.observableCount)
+        let even = ObservableExpression(numbers.observableCount { $0 % 2 == 0 })
+        let sum = ObservableExpression(numbers.observableSum)
+        let formulas: [(ObservableExpression<Int>, @Sendable ([Int]) -> Int)] = [
+            (
+                even.multiplied(by: 100).divided(by: all, ifZero: -1),
+                { $0.isEmpty ? -1 : $0.count { $0 % 2 == 0 } * 100 / $0.count }
+            ),
+            (sum.subtracting(all.multiplied(by: 3)), { $0.reduce(0, +) - 3 * $0.count }),
+            (
+                sum.divided(by: all, ifZero: 0).adding(even),
+                { ($0.isEmpty ? 0 : $0.reduce(0, +) / $0.count) + $0.count { $0 % 2 == 0 } }
+            ),
+        ]
+        // Each handler checks its result against the contents when it runs: one step after the
+        // edit, or the end of the outermost transaction.
+        let mismatches = Locked(0)
+        let tokens = formulas.map { expression, formula in
+            expression.subscribe { update in
+                if update.new != formula(numbers.value) { mismatches.withLock { $0 += 1 } }
+            }
+        }
+        #expect(numbers.messenger.observationCount == 3)
+
+        for step in 0..<Self.steps {
+            if random.roll(0..<20) == 0 {
+                numbers.withTransaction {
+                    for _ in 0..<random.roll(1..<5) { Self.edit(numbers, &random) }
+                }
+            } else {
+                Self.edit(numbers, &random)
+            }
+            let contents = numbers.value
+            for (index, formula) in formulas.enumerated() where formula.0.value != formula.1(contents) {
+                Issue.record("seed \(seed), step \(step), formula \(index): \(formula.0.value) for \(contents)")
+                return
+            }
+            if mismatches.withLock({ $0 }) != 0 {
+                Issue.record("seed \(seed), step \(step): a result sent disagreed with the contents")
+                return
+            }
+        }
+        withExtendedLifetime(tokens) {}
+    }
+
+    static var steps: Int { ObservableExpressionModelTests.steps }
+
+    static func edit(_ numbers: ObservableArray<Int>, _ random: inout SeededGenerator) {
+        let count = numbers.count
+        if count > 40 {
+            // Keeps the contents small, so that recomputing each formula stays cheap.
+            numbers.replaceSubrange(0..<random.roll(1..<10), with: [])
+            return
+        }
+        switch random.roll(0..<5) {
+        case 0, 1: numbers.insert(random.roll(-50..<50), at: random.roll(0..<(count + 1)))
+        case 2 where count > 0: numbers.remove(at: random.roll(0..<count))
+        case 3 where count > 0: numbers[random.roll(0..<count)] = random.roll(-50..<50)
+        case 4 where count > 1:
+            let start = random.roll(0..<count)
+            let end = random.roll(start..<(count + 1))
+            numbers.replaceSubrange(start..<end, with: (0..<random.roll(0..<4)).map { _ in random.roll(-50..<50) })
+        default: numbers.append(random.roll(-50..<50))
         }
     }
 }

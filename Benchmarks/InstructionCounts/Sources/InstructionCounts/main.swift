@@ -65,7 +65,8 @@
 // array-append-concatenated-1e5 (an append to the second
 // of two arrays of 10^5 elements whose concatenation is observed), expression-var-set-2 (per update:
 // a Var set that feeds an observed expression of two variables, their sum; compare with var-set and
-// combine-latest-2).
+// combine-latest-2), expression-array-share-1e5 (per append to an array of 10^5 elements: an observed
+// expression of two folds of it, the share of even elements in percent).
 
 import Foundation
 import MallocInfo
@@ -478,6 +479,14 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
         let sum = ObservableExpression(a).adding(ObservableExpression(b))
         let token = sum.subscribe { receiving.consume($0.new) }
         for value in 0..<count { a.value = value &+ 1 }
+        withExtendedLifetime(token) {}
+    case "expression-array-share-1e5":
+        // Per append: the share of even elements in percent, from two folds of one array.
+        let array = ObservableArray(Array(0..<100_000))
+        let even = ObservableExpression(array.observableCount { $0 & 1 == 0 })
+        let share = even.multiplied(by: 100).divided(by: ObservableExpression(array.observableCount), ifZero: 0)
+        let token = share.subscribe { receiving.consume($0.new) }
+        for value in 0..<count { array.append(value) }
         withExtendedLifetime(token) {}
     case "array-append-transaction-sum-1e5":
         // Per append: appends grouped in transactions of 100, the sum observed.

@@ -30,10 +30,19 @@
 /// sent is dropped. It sends `Update(old, new)` when the result changes, nothing when it stays
 /// equal.
 ///
-/// Two sources that change on one edit are still two sources: two folds of one array (its count
-/// and a count of some of its elements, say) each report the edit in turn, and between the two
-/// the formula sees one new value and one old. Numbers that must agree belong in one fold, whose
-/// result an expression can then map.
+/// Folds of one array are observed together. An expression that uses two or more ``ArrayFold``s
+/// of the same array (its ``ObservableArray/observableCount`` and an
+/// ``ObservableArray/observableCount(where:)``, say) observes that array once and runs all of
+/// their functions on each change, so the change reaches the formula as one step: a share of open
+/// issues never divides a new open count by an old total. The folds' own observers are not
+/// involved: the expression folds the array for itself, in addition to what each fold does for
+/// its own observers.
+///
+/// Any other two sources that change on one edit are still two sources, each reporting the edit
+/// in its turn: a fold and a view of one array, the ``ObservableArray/observableMin`` and the
+/// count, folds of two arrays edited one after the other. Between their two reports the formula
+/// sees one new value and one old. Numbers that must agree there belong in one fold, whose result
+/// an expression can then map.
 ///
 /// ## Observed or not
 ///
@@ -48,7 +57,9 @@
 /// source's change.
 ///
 /// - Complexity: Per change of a source, while observed: O(*n*) for *n* distinct sources, plus
-///   one evaluation of the formula and one send. Combining two expressions is O(*n*) for the
+///   one evaluation of the formula and one send. For a change of an array whose folds it groups,
+///   O(*k* × *m*) calls of the folds' functions for *k* elements removed and inserted and *m*
+///   folds of that array. Combining two expressions is O(*n*) for the
 ///   sources of both.
 public final class ObservableExpression<Value: Equatable & Sendable>: ObservableCache, _StandaloneOperator {
     /// The messenger that sends the result's updates.
@@ -56,6 +67,8 @@ public final class ObservableExpression<Value: Equatable & Sendable>: Observable
 
     /// The distinct sources, in the order they first appear in the formula.
     @usableFromInline let _sources: [_ExpressionSource]
+    /// The sources observed: `_sources`, with the folds of one array grouped into one source.
+    @usableFromInline let _observed: [_ExpressionSource]
     /// The formula, to compile against any order of sources that includes its own.
     @usableFromInline let _term: _ExpressionTerm<Value>
     @usableFromInline let _state: _ExpressionState<Value>
@@ -68,17 +81,18 @@ public final class ObservableExpression<Value: Equatable & Sendable>: Observable
     @inlinable
     convenience init(_sources sources: [_ExpressionSource], term: _ExpressionTerm<Value>) {
         let messenger = Messenger<Update<Value>>()
-        var indices: [ObjectIdentifier: Int] = [:]
-        for (index, source) in sources.enumerated() { indices[source.id] = index }
+        let (observed, slots) = _ExpressionSource.observed(sources)
         let state = _ExpressionState<Value>(
-            core: messenger._core, sourceCount: sources.count, evaluate: term.compile(indices))
+            core: messenger._core, sourceCount: observed.count, evaluate: term.compile(slots))
         self.init(
-            _sources: sources, term: term, messenger: messenger, state: state, inputs: _ExpressionInputs(state))
+            _sources: sources, observed: observed, term: term, messenger: messenger, state: state,
+            inputs: _ExpressionInputs(state))
     }
 
     @usableFromInline
     init(
         _sources sources: [_ExpressionSource],
+        observed: [_ExpressionSource],
         term: _ExpressionTerm<Value>,
         messenger: Messenger<Update<Value>>,
         state: _ExpressionState<Value>,
@@ -87,9 +101,10 @@ public final class ObservableExpression<Value: Equatable & Sendable>: Observable
         let core = messenger._core
         self.messenger = messenger
         _sources = sources
+        _observed = observed
         _term = term
         _state = state
-        _links = sources.enumerated().map { index, source in
+        _links = observed.enumerated().map { index, source in
             // Always an `_OriginLink`, typed after the source.
             source.makeLink(inputs, index) { core.observationCount > 0 } as! any _AnyOriginLink
         }
@@ -107,10 +122,7 @@ public final class ObservableExpression<Value: Equatable & Sendable>: Observable
         let id = source.id
         self.init(
             _sources: [source],
-            term: _ExpressionTerm { indices in
-                let index = indices[id]!
-                return { values in values[index] as! Value }
-            })
+            term: _ExpressionTerm { slots in slots[id]!.reader(of: Value.self) })
     }
 
     /// An expression whose value is always `value`: it never sends.
@@ -128,7 +140,7 @@ public final class ObservableExpression<Value: Equatable & Sendable>: Observable
     ///   reading each source's latest value and evaluating the formula.
     public var value: Value {
         if let reported = _state.reported { return reported }
-        return _state.evaluate(_sources.map { $0.read() })
+        return _state.evaluate(_observed.map { $0.read() })
     }
 
     /// The current result as an update whose `old` and `new` are equal, as ``Var`` gives.
@@ -155,8 +167,8 @@ public final class ObservableExpression<Value: Equatable & Sendable>: Observable
         let term = _term
         return ObservableExpression<Result>(
             _sources: _sources,
-            term: _ExpressionTerm { indices in
-                let evaluate = term.compile(indices)
+            term: _ExpressionTerm { slots in
+                let evaluate = term.compile(slots)
                 return { values in transform(evaluate(values)) }
             })
     }
@@ -178,9 +190,9 @@ public final class ObservableExpression<Value: Equatable & Sendable>: Observable
         let rhs = other._term
         return ObservableExpression<Result>(
             _sources: _ExpressionSource.union(_sources, other._sources),
-            term: _ExpressionTerm { indices in
-                let left = lhs.compile(indices)
-                let right = rhs.compile(indices)
+            term: _ExpressionTerm { slots in
+                let left = lhs.compile(slots)
+                let right = rhs.compile(slots)
                 return { values in combine(left(values), right(values)) }
             })
     }

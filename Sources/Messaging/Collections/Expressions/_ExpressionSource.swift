@@ -9,11 +9,14 @@ struct _ExpressionSource: Sendable {
     /// Makes the link (an ``_OriginLink``) that observes the source for the state's input at the
     /// index, while the closure says the expression is observed.
     @usableFromInline let makeLink: @Sendable (_ExpressionInputs, Int, @escaping () -> Bool) -> AnyObject
+    /// For an ``ArrayFold``: how to fold it together with other folds of its array.
+    @usableFromInline let foldMember: _ExpressionFoldMember?
 
     @inlinable
     init<Source: ObservableCache & Sendable, Value: Sendable>(_ source: Source)
     where Source.Message == Update<Value> {
         id = ObjectIdentifier(source)
+        foldMember = (source as? any _ExpressionFoldSource)?._expressionFoldMember
         read = { source.latestMessage.new }
         makeLink = { inputs, index, isObserved in
             _OriginLink<Source, Update<Value>>(
@@ -50,14 +53,17 @@ struct _ExpressionSource: Sendable {
     }
 }
 
-/// A formula of an ``ObservableExpression``: given the index of each source in an expression's
-/// list, the function that computes the value from the sources' values in that order.
+/// A formula of an ``ObservableExpression``: given where each source's value is among the values
+/// an expression observes, the function that computes the value from those values.
 @usableFromInline
 struct _ExpressionTerm<Value>: Sendable {
-    @usableFromInline let compile: @Sendable ([ObjectIdentifier: Int]) -> @Sendable ([any Sendable]) -> Value
+    @usableFromInline let compile:
+        @Sendable ([ObjectIdentifier: _ExpressionSlot]) -> @Sendable ([any Sendable]) -> Value
 
     @inlinable
-    init(_ compile: @escaping @Sendable ([ObjectIdentifier: Int]) -> @Sendable ([any Sendable]) -> Value) {
+    init(
+        _ compile: @escaping @Sendable ([ObjectIdentifier: _ExpressionSlot]) -> @Sendable ([any Sendable]) -> Value
+    ) {
         self.compile = compile
     }
 }

@@ -1,0 +1,184 @@
+// The folds of one array that an `ObservableExpression` uses, observed together.
+//
+// Two folds of one array (its count and a count of some of its elements, say) each observe the
+// array and report an edit in turn; an expression that observed both would compute its formula
+// between the two reports from one new value and one old. So an expression that uses two or more
+// folds of the same array observes that array once, through one fold whose result is the list
+// of their results: each edit updates all of them in one step and reaches the expression as one
+// change.
+
+/// What an ``ArrayFold`` gives an expression so that it can be folded with the other folds of
+/// its array.
+@usableFromInline
+protocol _ExpressionFoldSource {
+    /// The fold, its array, and how to fold it together with the other folds of that array.
+    var _expressionFoldMember: _ExpressionFoldMember { get }
+}
+
+/// One fold of an ``ObservableExpression``, with the types of its elements and result erased.
+@usableFromInline
+struct _ExpressionFoldMember: Sendable {
+    /// The identity of the array folded: folds with the same one are grouped.
+    @usableFromInline let arrayID: ObjectIdentifier
+    /// The fold's functions: a `_TypedFoldMember` of the array's element type.
+    @usableFromInline let typed: any Sendable
+    /// Makes the one source that folds `members`, the folds of this one's array, in one
+    /// observation of it; its value is a `_FoldResults` with their results in that order.
+    @usableFromInline let makeGroup: @Sendable (_ members: [_ExpressionFoldMember]) -> _ExpressionSource
+
+    @inlinable
+    init<Element: Sendable, Result: Equatable & Sendable>(_ fold: ArrayFold<Element, Result>) {
+        let array = fold.array
+        arrayID = ObjectIdentifier(array)
+        let initial = fold._initial
+        let adding = fold._adding
+        let removing = fold._removing
+        typed = _TypedFoldMember<Element>(
+            initial: initial,
+            adding: { result, element in adding(result as! Result, element) },
+            removing: { result, element in removing(result as! Result, element) },
+            isEqual: { lhs, rhs in (lhs as! Result) == (rhs as! Result) })
+        makeGroup = { members in
+            // Every member folds the same array, so they share its element type.
+            let folds = members.map { $0.typed as! _TypedFoldMember<Element> }
+            let shape = _FoldGroupShape(isEqual: folds.map(\.isEqual))
+            let group = ArrayFold<Element, _FoldResults>(
+                array,
+                initial: _FoldResults(folds.map(\.initial), shape: shape),
+                adding: { results, element in
+                    var results = results
+                    for index in folds.indices {
+                        results.values[index] = folds[index].adding(results.values[index], element)
+                    }
+                    return results
+                },
+                removing: { results, element in
+                    var results = results
+                    for index in folds.indices {
+                        results.values[index] = folds[index].removing(results.values[index], element)
+                    }
+                    return results
+                })
+            return _ExpressionSource(group)
+        }
+    }
+}
+
+/// The functions of one fold of an array of `Element`s, with its result's type erased.
+@usableFromInline
+struct _TypedFoldMember<Element>: Sendable {
+    @usableFromInline let initial: any Sendable
+    @usableFromInline let adding: @Sendable (any Sendable, Element) -> any Sendable
+    @usableFromInline let removing: @Sendable (any Sendable, Element) -> any Sendable
+    @usableFromInline let isEqual: @Sendable (any Sendable, any Sendable) -> Bool
+
+    @inlinable
+    init(
+        initial: any Sendable,
+        adding: @escaping @Sendable (any Sendable, Element) -> any Sendable,
+        removing: @escaping @Sendable (any Sendable, Element) -> any Sendable,
+        isEqual: @escaping @Sendable (any Sendable, any Sendable) -> Bool
+    ) {
+        self.initial = initial
+        self.adding = adding
+        self.removing = removing
+        self.isEqual = isEqual
+    }
+}
+
+/// How to compare the results of a group of folds, shared by every `_FoldResults` of the group.
+@usableFromInline
+final class _FoldGroupShape: Sendable {
+    @usableFromInline let isEqual: [@Sendable (any Sendable, any Sendable) -> Bool]
+
+    @inlinable
+    init(isEqual: [@Sendable (any Sendable, any Sendable) -> Bool]) {
+        self.isEqual = isEqual
+    }
+}
+
+/// The results of a group of folds of one array, in the order of the group's members.
+@usableFromInline
+struct _FoldResults: Equatable, Sendable {
+    @usableFromInline var values: [any Sendable]
+    @usableFromInline let shape: _FoldGroupShape
+
+    @inlinable
+    init(_ values: [any Sendable], shape: _FoldGroupShape) {
+        self.values = values
+        self.shape = shape
+    }
+
+    /// Equal when every result is equal to the other's: the group sends nothing for an edit
+    /// that changes none of them.
+    @inlinable
+    static func == (lhs: _FoldResults, rhs: _FoldResults) -> Bool {
+        for index in lhs.values.indices where !lhs.shape.isEqual[index](lhs.values[index], rhs.values[index]) {
+            return false
+        }
+        return true
+    }
+}
+
+extension ArrayFold: _ExpressionFoldSource {
+    @inlinable
+    var _expressionFoldMember: _ExpressionFoldMember {
+        _ExpressionFoldMember(self)
+    }
+}
+
+/// Where an ``ObservableExpression``'s formula reads the value of one of its sources: a source's
+/// own value, or one result of a group of folds.
+@usableFromInline
+struct _ExpressionSlot: Sendable {
+    /// The index of the observed source.
+    @usableFromInline let index: Int
+    /// The index of the result in the group's `_FoldResults`; `nil` for a source observed alone.
+    @usableFromInline let member: Int?
+
+    @inlinable
+    init(index: Int, member: Int?) {
+        self.index = index
+        self.member = member
+    }
+
+    /// The function that reads the source's value among the values of the observed sources.
+    @inlinable
+    func reader<Value>(of type: Value.Type) -> @Sendable ([any Sendable]) -> Value {
+        let index = index
+        guard let member else { return { values in values[index] as! Value } }
+        return { values in (values[index] as! _FoldResults).values[member] as! Value }
+    }
+}
+
+extension _ExpressionSource {
+    /// The sources to observe for `sources`, with two or more folds of one array replaced by one
+    /// source that folds them together, and where the formula reads each of `sources`.
+    ///
+    /// - Complexity: O(*n*) for *n* sources.
+    @inlinable
+    static func observed(
+        _ sources: [_ExpressionSource]
+    ) -> (sources: [_ExpressionSource], slots: [ObjectIdentifier: _ExpressionSlot]) {
+        var foldsOfArray: [ObjectIdentifier: [Int]] = [:]
+        for (index, source) in sources.enumerated() {
+            if let member = source.foldMember { foldsOfArray[member.arrayID, default: []].append(index) }
+        }
+        var observed: [_ExpressionSource] = []
+        var slots: [ObjectIdentifier: _ExpressionSlot] = [:]
+        for (index, source) in sources.enumerated() {
+            guard let member = source.foldMember, let group = foldsOfArray[member.arrayID], group.count > 1 else {
+                slots[source.id] = _ExpressionSlot(index: observed.count, member: nil)
+                observed.append(source)
+                continue
+            }
+            // The group takes the place of its first fold.
+            guard group[0] == index else { continue }
+            for (position, memberIndex) in group.enumerated() {
+                slots[sources[memberIndex].id] = _ExpressionSlot(index: observed.count, member: position)
+            }
+            observed.append(member.makeGroup(group.map { sources[$0].foldMember! }))
+        }
+        return (observed, slots)
+    }
+}
