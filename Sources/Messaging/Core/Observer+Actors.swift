@@ -22,8 +22,71 @@
 ///
 /// A handler that captures `self` keeps the observer alive as long as the observable lives; use
 /// ``observeWeakly(_:_:)``, whose handler receives the observer instead.
+///
+/// ## Relationship callbacks on the main actor
+///
+/// ``relationshipBegan(with:)`` and ``relationshipEnded(with:)`` run on the main actor, in order
+/// with the handlers: the beginning before the first message of the relationship, the end after
+/// the last one, whichever thread begins or ends it (another thread's `stopBeingObserved()`, say).
+/// They may use main-actor state:
+///
+/// ```swift
+/// @MainActor final class ConnectionBadge: MainActorObserver {
+///     let receiver = Receiver()
+///     private(set) var sources = 0
+///
+///     func relationshipBegan(with observable: ObjectIdentifier) { sources += 1 }
+///     func relationshipEnded(with observable: ObjectIdentifier) { sources -= 1 }
+/// }
+/// ```
+///
+/// The ``GeneralSubscriber/subscribedTo(_:)`` and ``GeneralSubscriber/unsubscribedFrom(_:)``
+/// callbacks of every observer still run too, at once, on the thread that begins or ends the
+/// relationship: a main-actor class can implement them only as `nonisolated` functions, which
+/// cannot touch its state.
 @MainActor
-public protocol MainActorObserver: Observer {}
+public protocol MainActorObserver: Observer {
+    /// Called on the main actor when this observer's relationship with an observable begins: its
+    /// first observation of it (or a `subscribe(_:)` without messages).
+    ///
+    /// It runs before any handler call of the relationship, and after the calls of every
+    /// relationship that began or ended before it. When this observer's `observe` begins the
+    /// relationship and no call waits for the main actor, it runs before `observe` returns;
+    /// otherwise it waits in the main actor's queue behind the calls posted before it. The default
+    /// does nothing.
+    ///
+    /// - Parameter observable: The identity of the observable the relationship began with;
+    ///   compare it with `ObjectIdentifier(someObservable)`. An identity may be reused by an
+    ///   object made after that observable died.
+    func relationshipBegan(with observable: ObjectIdentifier)
+
+    /// Called on the main actor when this observer's relationship with an observable ends: its
+    /// last observation of it stopped (``Observer/stopObserving(_:)-(ObservableSource)``, ``Observer/stopObserving()``,
+    /// the observable's `stopBeingObserved()`, a chain that ends itself).
+    ///
+    /// By the time it runs, the relationship's observations have ended: no handler call of them
+    /// runs after it. Like ``GeneralSubscriber/unsubscribedFrom(_:)``, it is not called when the
+    /// observer dies, nor when the observable's messenger dies (the observations end with it).
+    /// The default does nothing.
+    ///
+    /// - Parameter observable: The identity of the observable the relationship began with.
+    func relationshipEnded(with observable: ObjectIdentifier)
+}
+
+extension MainActorObserver {
+    /// `true`: the relationship callbacks run on the main actor.
+    nonisolated public static var _hasIsolatedRelationshipCallbacks: Bool { true }
+
+    /// Does nothing; implement it to learn on the main actor when a relationship begins.
+    ///
+    /// - Parameter observable: The identity of the observable the relationship began with.
+    public func relationshipBegan(with observable: ObjectIdentifier) {}
+
+    /// Does nothing; implement it to learn on the main actor when a relationship ends.
+    ///
+    /// - Parameter observable: The identity of the observable the relationship began with.
+    public func relationshipEnded(with observable: ObjectIdentifier) {}
+}
 
 extension MainActorObserver {
     /// Starts observing `observable`; `receive` runs on the main actor.
@@ -181,7 +244,56 @@ extension MainActorObserver where Self: AnyObject {
 /// instead of capturing `self`. A handler that captures `self` keeps the actor alive as long as
 /// the observable lives, and an actor cannot capture itself weakly and still use its state in the
 /// closure.
-public protocol ActorObserver: Actor, Observer {}
+///
+/// ## Relationship callbacks on the actor
+///
+/// ``relationshipBegan(with:)`` and ``relationshipEnded(with:)`` run on the actor, in order with
+/// its handlers, whichever thread begins or ends the relationship, and may use the actor's state.
+/// The ``GeneralSubscriber/subscribedTo(_:)`` and ``GeneralSubscriber/unsubscribedFrom(_:)``
+/// callbacks still run at once on that thread, and an actor can implement them only as
+/// `nonisolated` functions.
+public protocol ActorObserver: Actor, Observer {
+    /// Called on the actor when this observer's relationship with an observable begins: its first
+    /// observation of it (or a `subscribe(_:)` without messages).
+    ///
+    /// It runs before any handler call of the relationship, and after the calls of every
+    /// relationship that began or ended before it. When the actor's `observe` begins the
+    /// relationship and no call waits for the actor, it runs before `observe` returns; otherwise
+    /// it waits in the actor's queue behind the calls posted before it, and the task that runs
+    /// that queue holds the actor until then. The default does nothing.
+    ///
+    /// - Parameter observable: The identity of the observable the relationship began with;
+    ///   compare it with `ObjectIdentifier(someObservable)`. An identity may be reused by an
+    ///   object made after that observable died.
+    func relationshipBegan(with observable: ObjectIdentifier)
+
+    /// Called on the actor when this observer's relationship with an observable ends: its last
+    /// observation of it stopped.
+    ///
+    /// It waits in the actor's queue, and the task that runs that queue holds the actor until it
+    /// has run. By the time it runs, the relationship's observations have ended: no handler call
+    /// of them runs after it. Like ``GeneralSubscriber/unsubscribedFrom(_:)``, it is not called
+    /// when the actor dies, nor when the observable's messenger dies (the observations end with it). The
+    /// default does nothing.
+    ///
+    /// - Parameter observable: The identity of the observable the relationship began with.
+    func relationshipEnded(with observable: ObjectIdentifier)
+}
+
+extension ActorObserver {
+    /// `true`: the relationship callbacks run on the actor.
+    public static var _hasIsolatedRelationshipCallbacks: Bool { true }
+
+    /// Does nothing; implement it to learn on the actor when a relationship begins.
+    ///
+    /// - Parameter observable: The identity of the observable the relationship began with.
+    public func relationshipBegan(with observable: ObjectIdentifier) {}
+
+    /// Does nothing; implement it to learn on the actor when a relationship ends.
+    ///
+    /// - Parameter observable: The identity of the observable the relationship began with.
+    public func relationshipEnded(with observable: ObjectIdentifier) {}
+}
 
 extension ActorObserver {
     /// Starts observing `observable`; `receive` runs on this actor.

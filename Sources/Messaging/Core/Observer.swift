@@ -41,6 +41,9 @@ import GeneralObserver
 /// An observer with state is a ``MainActorObserver`` (a main-actor class, `Sendable` by its
 /// isolation) or an ``ActorObserver``, or keeps its state behind a lock (then `@unchecked
 /// Sendable`, with a comment naming the lock). An immutable `final class` is `Sendable` as it is.
+/// An observer on an actor learns of its relationships on that actor, in order with its handlers,
+/// through ``MainActorObserver/relationshipBegan(with:)`` and
+/// ``MainActorObserver/relationshipEnded(with:)`` (or the ``ActorObserver`` ones).
 ///
 /// ## Memory
 /// An observation lives as long as both its observer and the observable's messenger: when either
@@ -54,6 +57,18 @@ public protocol Observer: GeneralTrackingSubscriber, Sendable {
     ///
     /// Return the same receiver every time, typically a `let` property.
     var receiver: Receiver { get }
+
+    /// Whether the type's relationship callbacks run on an actor: `true` for a
+    /// ``MainActorObserver`` or an ``ActorObserver``. Not meant to be implemented: the library's
+    /// defaults give the answer, which lets a relationship change skip the type casts for every
+    /// other observer.
+    static var _hasIsolatedRelationshipCallbacks: Bool { get }
+}
+
+extension Observer {
+    /// `false`: a plain observer's relationship callbacks run on the thread that begins or ends
+    /// the relationship.
+    public static var _hasIsolatedRelationshipCallbacks: Bool { false }
 }
 
 extension Observer {

@@ -100,6 +100,12 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         insert: () -> Void
     ) -> Bool {
         let key = ObjectIdentifier(messenger)
+        let isolated = _IsolatedRelationshipCallbacks.of(observer)
+        // An observation that targets the observer's own actor is made by that observer's
+        // `observe`, which is isolated to the actor: the caller runs there.
+        let callerIsOnTheActor = isolated != nil && observation._target === isolated?.queue
+        var schedulesIsolated = false
+        var beginsAtOnce = false
         let (added, decision, released) = _lock.withLock { () -> (Bool, _ChangeDecision, [_ObservedSource]) in
             var released: [_ObservedSource] = []
             let isFirst = _update(key) { entry -> Bool? in
@@ -119,12 +125,18 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
             if isFirst, _more.count >= _sweepThreshold {
                 released += _sweepEndedEntries()
             }
-            let decision =
-                isFirst
-                ? _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: true))
-                : .nothing
+            guard isFirst else { return (true, .nothing, released) }
+            // Before the observation is in the messenger's table: ahead of its handler calls.
+            if callerIsOnTheActor, isolated?.takeQueueForBeginningAtOnce() == true {
+                beginsAtOnce = true
+            } else {
+                schedulesIsolated = isolated?.postBeginning(with: ObjectIdentifier(source)) ?? false
+            }
+            let decision = _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: true))
             return (true, decision, released)
         }
+        if schedulesIsolated { isolated?.queue.scheduleDrain() }
+        if beginsAtOnce { isolated?.runBeginningAtOnce(with: ObjectIdentifier(source)) }
         if added { insert() }
         _ = consume released  // released here, outside the lock
         _run(decision)
@@ -145,16 +157,21 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
         key: ObjectIdentifier,
         by observer: some Observer
     ) -> Bool {
+        let isolated = _IsolatedRelationshipCallbacks.of(observer)
+        var schedulesIsolated = false
         let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
             // Moved out, never copied: a copy would copy the entry's weak references. Released
             // after unlocking, even an entry left by a messenger that died.
             let removed = _update(key) { entry in entry.take() }
             guard case .some(let entry) = consume removed else { return (nil, .nothing) }
             guard entry.containsActive else { return (consume entry, .nothing) }
+            schedulesIsolated =
+                isolated?.postEnd(with: entry.sourceKey, ending: entry.observations) ?? false
             let change = _RelationshipChange(
                 source: entry.beganWith(source) ?? source, observer: observer, isSubscribed: false)
             return (consume entry, _decide(change))
         }
+        if schedulesIsolated { isolated?.queue.scheduleDrain() }
         removed?.endAll()
         if case .nothing = decision { return false }
         _run(decision)
@@ -169,6 +186,8 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     /// - Returns: Whether this call ended the observation.
     /// - Complexity: O(*k*) for the *k* observations of that messenger.
     func _stopObservation(_ observation: _ObservationRecord, key: ObjectIdentifier, by observer: any Observer) -> Bool {
+        let isolated = _IsolatedRelationshipCallbacks.of(observer)
+        var schedulesIsolated = false
         let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
             _update(key) { entry -> (_ObservedSource?, _ChangeDecision) in
                 // An observation that ended already was taken care of by whoever ended it.
@@ -180,10 +199,15 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
                 // unlocking, and the relationship ends.
                 guard let removed = entry.take() else { return (nil, .nothing) }
                 guard let source = removed.liveSource else { return (removed, .nothing) }
+                schedulesIsolated =
+                    isolated?.postEnd(with: removed.sourceKey, ending: [observation] + removed.observations) ?? false
                 return (removed, _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false)))
             }
         }
-        let ended = observation._end()
+        if schedulesIsolated { isolated?.queue.scheduleDrain() }
+        // The actor's end call may end the observation first; this call decided the end all the
+        // same, under the lock.
+        let ended = observation._end() || schedulesIsolated
         removed?.endAll()
         _run(decision)
         return ended
@@ -195,18 +219,24 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     /// - Complexity: O(*n*) for *n* observations.
     func _stopObservingAll(by observer: some Observer) -> [any GeneralObservable] {
         var ended: [any GeneralObservable] = []
+        let isolated = _IsolatedRelationshipCallbacks.of(observer)
+        var schedulesIsolated = false
         let (taken, decisions) = _lock.withLock { () -> ([_ObservedSource], [_ChangeDecision]) in
             let taken = _takeAll()
             var decisions: [_ChangeDecision] = []
             for entry in taken where entry.containsActive {
                 guard let source = entry.liveSource else { continue }
                 ended.append(source)
+                if isolated?.postEnd(with: entry.sourceKey, ending: entry.observations) == true {
+                    schedulesIsolated = true
+                }
                 decisions.append(
                     _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false))
                 )
             }
             return (taken, decisions)
         }
+        if schedulesIsolated { isolated?.queue.scheduleDrain() }
         for entry in taken {
             entry.endAll()
         }
@@ -456,4 +486,7 @@ struct _ObservedSource {
     }
 
     var containsActive: Bool { first._isActive || more.contains { $0._isActive } }
+
+    /// The entry's observations, ended or not.
+    var observations: [_ObservationRecord] { [first] + more }
 }

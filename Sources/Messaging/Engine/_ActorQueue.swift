@@ -132,6 +132,41 @@ final class _ActorQueue: @unchecked Sendable {  // `_calls`: `_lock`; `_actor` i
         return _runRest(&rest, returning: &waiting)
     }
 
+    /// Queues a call from code that holds a lock of its own, which orders this call among others
+    /// it posts; the caller schedules the drain after unlocking if this returns `true`.
+    ///
+    /// The queue's lock is a leaf, so taking it under the caller's is safe; scheduling a task, and
+    /// discarding the calls of an actor that is gone, wait until the caller has unlocked.
+    ///
+    /// - Complexity: O(1) amortized.
+    func postWhileCallerLocked(_ job: _ActorJob) -> Bool {
+        _lock.withLock { _calls.post(job) }
+    }
+
+    /// Schedules the drain that ``postWhileCallerLocked(_:)`` asked for.
+    func scheduleDrain() {
+        _scheduleDrain()
+    }
+
+    /// Takes the queue if nothing waits in it and nothing runs or is scheduled, for code that runs
+    /// on the actor and holds a lock of its own: the caller then runs its call after unlocking, at
+    /// once, and calls ``finishRunningNow()``.
+    ///
+    /// Unlike ``takeOver()``, it never takes a backlog: a call that finds calls waiting is posted
+    /// behind them, so that code on the actor is not held for the backlog.
+    ///
+    /// - Returns: Whether the caller took the queue.
+    /// - Complexity: O(1).
+    func takeOverIfIdleWhileCallerLocked() -> Bool {
+        _lock.withLock {
+            guard !_calls.isBusy else { return false }
+            var rest: _SerialDrain<_ActorJob>.Batch?
+            var waiting: _SerialDrain<_ActorJob>.Batch?
+            // Both stay empty: nothing was waiting.
+            return _calls.takeOver(rest: &rest, waiting: &waiting)
+        }
+    }
+
     /// Takes the queue for a delivery that runs on the actor, unless calls are running on it
     /// already (the delivery runs inside one of them); as ``post(_:onActor:)`` without a call.
     ///

@@ -9,10 +9,34 @@ final class Dog: MainActorObserver {
     let receiver = Receiver()
     var events = 0
 
-    // A relationship callback runs on the thread that ends the relationship: it hops to the main
-    // actor to touch the dog's state.
+    // Runs on the main actor, in order with the handlers, whichever thread ends the relationship.
+    func relationshipEnded(with observable: ObjectIdentifier) {
+        events += 1
+    }
+}
+
+/// The RVS callbacks run at once on the thread that ends the relationship: a main-actor class
+/// implements them `nonisolated`, and hops to touch its state.
+@MainActor
+final class Cat: MainActorObserver {
+    let receiver = Receiver()
+    var events = 0
+
     nonisolated func unsubscribedFrom(_ observable: any GeneralObservable) {
         Task { @MainActor in self.events += 1 }
+    }
+}
+
+/// An actor's relationship callbacks run on the actor.
+actor Kennel: ActorObserver {
+    let receiver = Receiver()
+    var observed: Set<ObjectIdentifier> = []
+
+    func relationshipBegan(with observable: ObjectIdentifier) { observed.insert(observable) }
+    func relationshipEnded(with observable: ObjectIdentifier) { observed.remove(observable) }
+
+    func watch(_ sky: Messenger<Int>) {
+        observe(sky) { _ in }
     }
 }
 
@@ -30,9 +54,14 @@ final class Counter: Observer {
     let sky = Messenger<Int>()
     let dog = Dog()
     dog.observe(sky) { _ in dog.events += 1 }
+    let cat = Cat()
+    cat.observe(sky) { _ in cat.events += 1 }
+    let kennel = Kennel()
+    await kennel.watch(sky)
     let task = Task.detached { sky.stopBeingObserved() }
     for _ in 0..<100_000 { dog.events += 1 }
     await task.value
+    _ = await kennel.observed.isEmpty
 }
 
 @MainActor func observersFromAnotherThread(sky: Messenger<Int>, dog: Dog, counter: Counter) async {
