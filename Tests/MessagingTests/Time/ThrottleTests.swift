@@ -72,28 +72,7 @@ struct LatestThrottledTests {
         let throttled = source.throttle(for: .seconds(10), clock: clock, latest: true)
         #expect(throttled.latest)
         var (iterator, token) = deliveries(of: throttled, on: clock)
-        // a-b--c------d-----------------e     (seconds 0, 2, 5, 12, 35) in
-        // a---------c---------d---------e     (seconds 0, 10, 20, 35) out
-        source.send("a")
-        #expect(await iterator.next(1) == ["a@0.0 seconds"])
-        clock.advance(to: ManualClock.Instant(.seconds(2)))
-        source.send("b")
-        await clock.waitForSleepers(at: [.seconds(10)])
-        clock.advance(to: ManualClock.Instant(.seconds(5)))
-        source.send("c")
-        clock.advance(to: ManualClock.Instant(.seconds(10)))
-        #expect(await iterator.next(1) == ["c@10.0 seconds"])
-        await clock.waitForSleepers(at: [.seconds(20)])
-        clock.advance(to: ManualClock.Instant(.seconds(12)))
-        source.send("d")
-        clock.advance(to: ManualClock.Instant(.seconds(20)))
-        #expect(await iterator.next(1) == ["d@20.0 seconds"])
-        await clock.waitForSleepers(at: [.seconds(30)])
-        clock.advance(to: ManualClock.Instant(.seconds(30)))
-        await clock.waitForSleepers(0)  // a quiet interval: the sleeper ends
-        clock.advance(to: ManualClock.Instant(.seconds(35)))
-        source.send("e")
-        #expect(await iterator.next(1) == ["e@35.0 seconds"])
+        await playTwoEdgedThrottleBurst(on: source, clock: clock, deliveries: &iterator)
         withExtendedLifetime(token) {}
     }
 

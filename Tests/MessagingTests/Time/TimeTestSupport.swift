@@ -7,6 +7,8 @@
 // of the cooperative pool for a while (about 10 s here, 23 s under the thread sanitizer), and
 // these tests wait meanwhile.
 
+import Testing
+
 @testable import Messaging
 
 /// The deliveries of `source`, each as "message@time" with the time read from `clock` when the
@@ -34,6 +36,39 @@ extension AsyncStream<String>.Iterator {
         }
         return elements
     }
+}
+
+/// Plays the burst that both forms of a throttle of 10 s on both edges are tested with (a chain's
+/// stage and a standalone observable), sending on `source`, and checks what `iterator` delivers:
+///
+///     a-b--c------d-----------------e     (seconds 0, 2, 5, 12, 35) in
+///     a---------c---------d---------e     (seconds 0, 10, 20, 35) out
+func playTwoEdgedThrottleBurst(
+    on source: Messenger<String>,
+    clock: ManualClock,
+    deliveries iterator: inout AsyncStream<String>.Iterator,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    source.send("a")
+    #expect(await iterator.next(1) == ["a@0.0 seconds"], sourceLocation: sourceLocation)
+    clock.advance(to: ManualClock.Instant(.seconds(2)))
+    source.send("b")
+    await clock.waitForSleepers(at: [.seconds(10)])
+    clock.advance(to: ManualClock.Instant(.seconds(5)))
+    source.send("c")
+    clock.advance(to: ManualClock.Instant(.seconds(10)))
+    #expect(await iterator.next(1) == ["c@10.0 seconds"], sourceLocation: sourceLocation)
+    await clock.waitForSleepers(at: [.seconds(20)])
+    clock.advance(to: ManualClock.Instant(.seconds(12)))
+    source.send("d")
+    clock.advance(to: ManualClock.Instant(.seconds(20)))
+    #expect(await iterator.next(1) == ["d@20.0 seconds"], sourceLocation: sourceLocation)
+    await clock.waitForSleepers(at: [.seconds(30)])
+    clock.advance(to: ManualClock.Instant(.seconds(30)))
+    await clock.waitForSleepers(0)  // a quiet interval: the sleeper ends
+    clock.advance(to: ManualClock.Instant(.seconds(35)))
+    source.send("e")
+    #expect(await iterator.next(1) == ["e@35.0 seconds"], sourceLocation: sourceLocation)
 }
 
 extension MessageTimer {
