@@ -187,6 +187,7 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
     /// - Complexity: O(*k*) for the *k* observations of that messenger.
     func _stopObservation(_ observation: _ObservationRecord, key: ObjectIdentifier, by observer: any Observer) -> Bool {
         let isolated = _IsolatedRelationshipCallbacks.of(observer)
+        var postedEnd = false
         var schedulesIsolated = false
         let (removed, decision) = _lock.withLock { () -> (_ObservedSource?, _ChangeDecision) in
             _update(key) { entry -> (_ObservedSource?, _ChangeDecision) in
@@ -199,15 +200,18 @@ public final class Receiver: @unchecked Sendable {  // every `var` below is guar
                 // unlocking, and the relationship ends.
                 guard let removed = entry.take() else { return (nil, .nothing) }
                 guard let source = removed.liveSource else { return (removed, .nothing) }
-                schedulesIsolated =
-                    isolated?.postEnd(with: removed.sourceKey, ending: [observation] + removed.observations) ?? false
+                if let isolated {
+                    postedEnd = true
+                    schedulesIsolated = isolated.postEnd(
+                        with: removed.sourceKey, ending: [observation] + removed.observations)
+                }
                 return (removed, _decide(_RelationshipChange(source: source, observer: observer, isSubscribed: false)))
             }
         }
         if schedulesIsolated { isolated?.queue.scheduleDrain() }
         // The actor's end call may end the observation first; this call decided the end all the
         // same, under the lock.
-        let ended = observation._end() || schedulesIsolated
+        let ended = observation._end() || postedEnd
         removed?.endAll()
         _run(decision)
         return ended
