@@ -1,5 +1,6 @@
 // Compares the mirror with raw pg_notify on the same server, in the same run:
-// latency at low load (one message at a time) and throughput of bursts. With
+// latency at low load (one message at a time, the three kinds taking turns, back to back and
+// after a pause of BENCHMARK_LATENCY_PAUSE_MS) and throughput of bursts. With
 // BENCHMARK_SOAK_SECONDS set, soaks the mirror instead: BENCHMARK_SOAK_RATE messages a second
 // (1,000 unless set) in the logged mode (or BENCHMARK_SOAK_MODE=plain), with the process's
 // resident memory every 30 seconds. With BENCHMARK_SOAK_CUT_EVERY=N as well, the receiving
@@ -45,104 +46,172 @@ func microseconds(_ duration: Duration) -> Double {
 }
 
 /// Raw pg_notify: one connection notifies, another listens.
-func measureRaw(_ setup: Setup) async throws -> Result {
-    let (postgres, logger, latencyRounds, burstSize) = (
-        setup.postgres, setup.logger, setup.latencyRounds, setup.burstSize
-    )
+final class RawPair {
+    let setup: Setup
     let channel = "bench_raw"
-    let publisher = try await PostgresConnection.connect(configuration: postgres, id: 1, logger: logger)
-    let listener = try await PostgresConnection.connect(configuration: postgres, id: 2, logger: logger)
-    let (arrivals, arrived) = AsyncStream<Void>.makeStream()
-    let (ready, isReady) = AsyncStream<Void>.makeStream()
-    let listening = Task {
-        try await listener.listen(on: channel) { notifications in
-            isReady.yield()
-            for try await _ in notifications { arrived.yield() }
-        }
-    }
-    var readyIterator = ready.makeAsyncIterator()
-    await readyIterator.next()
-    var iterator = arrivals.makeAsyncIterator()
+    let publisher: PostgresConnection
+    let listener: PostgresConnection
+    let listening: Task<Void, any Error>
+    var arrivals: AsyncStream<Void>.Iterator
 
-    var latencies: [Duration] = []
-    for number in 0..<latencyRounds {
+    init(_ setup: Setup) async throws {
+        self.setup = setup
+        let channel = channel
+        publisher = try await PostgresConnection.connect(configuration: setup.postgres, id: 1, logger: setup.logger)
+        let listener = try await PostgresConnection.connect(
+            configuration: setup.postgres, id: 2, logger: setup.logger)
+        self.listener = listener
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        let (ready, isReady) = AsyncStream<Void>.makeStream()
+        listening = Task {
+            try await listener.listen(on: channel) { notifications in
+                isReady.yield()
+                for try await _ in notifications { arrived.yield() }
+            }
+        }
+        var readyIterator = ready.makeAsyncIterator()
+        await readyIterator.next()
+        self.arrivals = arrivals.makeAsyncIterator()
+    }
+
+    /// Notifies once and waits for the notification.
+    func oneWay(_ number: Int) async throws -> Duration {
         let payload = #"{"sender":"raw","number":\#(number)}"#
         let started = ContinuousClock.now
-        try await publisher.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
-        await iterator.next()
-        latencies.append(ContinuousClock.now - started)
+        try await publisher.query("SELECT pg_notify(\(channel), \(payload))", logger: setup.logger)
+        await arrivals.next()
+        return ContinuousClock.now - started
     }
 
-    let started = ContinuousClock.now
-    var sent = 0
-    while sent < burstSize {
-        let payloads = (sent..<min(burstSize, sent + 1_000)).map { #"{"sender":"raw","number":\#($0)}"# }
-        let rows = try await publisher.query(
-            "SELECT pg_notify(\(channel), p) FROM unnest(\(payloads)::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n",
-            logger: logger
-        )
-        for try await _ in rows {}
-        sent += payloads.count
+    /// Notifies `burstSize` messages, 1,000 per call, and returns how many arrived per second.
+    func burst() async throws -> Double {
+        let burstSize = setup.burstSize
+        let started = ContinuousClock.now
+        var sent = 0
+        while sent < burstSize {
+            let payloads = (sent..<min(burstSize, sent + 1_000)).map { #"{"sender":"raw","number":\#($0)}"# }
+            let rows = try await publisher.query(
+                "SELECT pg_notify(\(channel), p) FROM unnest(\(payloads)::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n",
+                logger: setup.logger
+            )
+            for try await _ in rows {}
+            sent += payloads.count
+        }
+        for _ in 0..<burstSize { await arrivals.next() }
+        return Double(burstSize) / (microseconds(ContinuousClock.now - started) / 1e6)
     }
-    for _ in 0..<burstSize { await iterator.next() }
-    let elapsed = ContinuousClock.now - started
 
-    listening.cancel()
-    try await publisher.close()
-    try await listener.close()
-    latencies.sort()
-    return Result(
-        name: "raw pg_notify",
-        p50: percentile(latencies, 0.5),
-        p99: percentile(latencies, 0.99),
-        throughput: Double(burstSize) / (microseconds(elapsed) / 1e6)
-    )
+    func close() async throws {
+        listening.cancel()
+        try await publisher.close()
+        try await listener.close()
+    }
 }
 
 /// Two mirrors on one channel: A sends through its messenger, B's observer receives.
-func measureMirror(_ setup: Setup, _ mode: PostgresMirrorMode, name: String, channel: String) async throws -> Result {
-    let (postgres, logger, latencyRounds, burstSize) = (
-        setup.postgres, setup.logger, setup.latencyRounds, setup.burstSize
-    )
-    var configuration = PostgresMirrorConfiguration(connection: postgres, mode: mode)
-    configuration.incomingCapacity = burstSize * 2
-    configuration.outgoingCapacity = burstSize * 2
-    let a = try PostgresMirror(Messenger<Tick>(), channel: channel, configuration: configuration, logger: logger)
-    let b = try PostgresMirror(Messenger<Tick>(), channel: channel, configuration: configuration, logger: logger)
-    let (arrivals, arrived) = AsyncStream<Void>.makeStream()
-    let token = b.messenger.subscribe { _ in arrived.yield() }
-    let runs = [Task { try await a.run() }, Task { try await b.run() }]
-    while a.status.value.connection != .connected || b.status.value.connection != .connected {
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    var iterator = arrivals.makeAsyncIterator()
+final class MirrorPair {
+    let setup: Setup
+    let a: PostgresMirror<Tick>
+    let b: PostgresMirror<Tick>
+    let token: ObservationToken
+    let runs: [Task<Void, any Error>]
+    var arrivals: AsyncStream<Void>.Iterator
 
-    var latencies: [Duration] = []
-    for number in 0..<latencyRounds {
+    init(_ setup: Setup, _ mode: PostgresMirrorMode, channel: String) async throws {
+        self.setup = setup
+        var configuration = PostgresMirrorConfiguration(connection: setup.postgres, mode: mode)
+        configuration.incomingCapacity = setup.burstSize * 2
+        configuration.outgoingCapacity = setup.burstSize * 2
+        let a = try PostgresMirror(
+            Messenger<Tick>(), channel: channel, configuration: configuration, logger: setup.logger)
+        let b = try PostgresMirror(
+            Messenger<Tick>(), channel: channel, configuration: configuration, logger: setup.logger)
+        (self.a, self.b) = (a, b)
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        token = b.messenger.subscribe { _ in arrived.yield() }
+        runs = [Task { try await a.run() }, Task { try await b.run() }]
+        while a.status.value.connection != .connected || b.status.value.connection != .connected {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        self.arrivals = arrivals.makeAsyncIterator()
+        // The publishing connection opens with the first message: not part of a measurement.
+        a.messenger.send(Tick(sender: "a", number: -1))
+        await self.arrivals.next()
+    }
+
+    /// Sends once through A's messenger and waits for B's observer.
+    func oneWay(_ number: Int) async -> Duration {
         let started = ContinuousClock.now
         a.messenger.send(Tick(sender: "a", number: number))
-        await iterator.next()
-        latencies.append(ContinuousClock.now - started)
+        await arrivals.next()
+        return ContinuousClock.now - started
     }
 
-    let started = ContinuousClock.now
-    for number in 0..<burstSize { a.messenger.send(Tick(sender: "a", number: number)) }
-    for _ in 0..<burstSize { await iterator.next() }
-    let elapsed = ContinuousClock.now - started
+    /// Sends `burstSize` messages at once and returns how many arrived per second.
+    func burst() async -> Double {
+        let burstSize = setup.burstSize
+        let started = ContinuousClock.now
+        for number in 0..<burstSize { a.messenger.send(Tick(sender: "a", number: number)) }
+        for _ in 0..<burstSize { await arrivals.next() }
+        return Double(burstSize) / (microseconds(ContinuousClock.now - started) / 1e6)
+    }
 
-    a.shutDown()
-    b.shutDown()
-    for run in runs { try await run.value }
-    withExtendedLifetime(token) {}
-    latencies.sort()
-    let counters = b.counters
-    precondition(counters.droppedIncoming == 0 && a.counters.droppedOutgoing == 0, "the benchmark dropped messages")
-    return Result(
-        name: name,
-        p50: percentile(latencies, 0.5),
-        p99: percentile(latencies, 0.99),
-        throughput: Double(burstSize) / (microseconds(elapsed) / 1e6)
+    func close() async throws {
+        a.shutDown()
+        b.shutDown()
+        for run in runs { try await run.value }
+        withExtendedLifetime(token) {}
+        precondition(
+            b.counters.droppedIncoming == 0 && a.counters.droppedOutgoing == 0, "the benchmark dropped messages")
+    }
+}
+
+/// The one-at-a-time latencies of raw pg_notify and of both modes. The messages take turns, one
+/// of each per round, so that a busy moment of the machine falls on all three alike. With a
+/// pause, each waits for a quiet machine first, as messages at low load do; without one, each
+/// starts as the previous one arrives, while the threads that carried it are still awake.
+func measureLatencies(
+    _ pairs: (raw: RawPair, plain: MirrorPair, logged: MirrorPair),
+    rounds: Int,
+    pause: Duration
+) async throws -> [[Duration]] {
+    var latencies: [[Duration]] = [[], [], []]
+    for number in 0..<rounds {
+        if pause > .zero { try await Task.sleep(for: pause) }
+        latencies[0].append(try await pairs.raw.oneWay(number))
+        if pause > .zero { try await Task.sleep(for: pause) }
+        latencies[1].append(await pairs.plain.oneWay(number))
+        if pause > .zero { try await Task.sleep(for: pause) }
+        latencies[2].append(await pairs.logged.oneWay(number))
+    }
+    return latencies.map { $0.sorted() }
+}
+
+/// Latency (back to back, then after a pause) and throughput of raw pg_notify and both modes.
+func measure(_ setup: Setup, pause: Duration) async throws -> (backToBack: [Result], paused: [Result]) {
+    let pairs = (
+        raw: try await RawPair(setup),
+        plain: try await MirrorPair(setup, .plain, channel: "bench_plain"),
+        logged: try await MirrorPair(setup, .logged(retention: .seconds(600)), channel: "bench_logged")
     )
+    let backToBack = try await measureLatencies(pairs, rounds: setup.latencyRounds, pause: .zero)
+    let paused = try await measureLatencies(pairs, rounds: setup.latencyRounds, pause: pause)
+    let throughputs = [try await pairs.raw.burst(), await pairs.plain.burst(), await pairs.logged.burst()]
+    try await pairs.raw.close()
+    try await pairs.plain.close()
+    try await pairs.logged.close()
+    let names = ["raw pg_notify", "mirror, plain", "mirror, logged"]
+    func results(_ latencies: [[Duration]]) -> [Result] {
+        (0..<3).map { index in
+            Result(
+                name: names[index],
+                p50: percentile(latencies[index], 0.5),
+                p99: percentile(latencies[index], 0.99),
+                throughput: throughputs[index]
+            )
+        }
+    }
+    return (results(backToBack), results(paused))
 }
 
 /// The process's resident memory in MiB, from `/proc/self/statm`; `nil` where there is none.
@@ -318,31 +387,37 @@ enum BenchmarkCommand {
             try await soak(setup, mode, seconds: seconds, rate: rate, sampleEvery: 30, cutEvery: cutEvery)
             return
         }
-        let raw = try await measureRaw(setup)
-        let plain = try await measureMirror(setup, .plain, name: "mirror, plain", channel: "bench_plain")
-        let logged = try await measureMirror(
-            setup, .logged(retention: .seconds(600)), name: "mirror, logged", channel: "bench_logged")
+        let pauseMilliseconds = Int(environment["BENCHMARK_LATENCY_PAUSE_MS"] ?? "") ?? 2
+        let measured = try await measure(setup, pause: .milliseconds(pauseMilliseconds))
 
-        print("\(latencyRounds) one-at-a-time messages for latency; bursts of \(burstSize) for throughput\n")
-        print("name              p50 µs    p99 µs      msg/s")
-        for result in [raw, plain, logged] {
+        print(
+            "\(latencyRounds) one-at-a-time messages of each kind, taking turns, for latency; bursts of \(burstSize) for throughput"
+        )
+        for (title, results) in [
+            ("back to back", measured.backToBack), ("after a pause of \(pauseMilliseconds) ms", measured.paused),
+        ] {
+            print("\nlatency \(title)")
+            print("name              p50 µs    p99 µs      msg/s")
+            for result in results {
+                print(
+                    result.name.padding(toLength: 16, withPad: " ", startingAt: 0),
+                    String(
+                        format: "%8.0f  %8.0f  %9.0f",
+                        microseconds(result.p50), microseconds(result.p99), result.throughput
+                    )
+                )
+            }
+            let (raw, plain, logged) = (results[0], results[1], results[2])
             print(
-                result.name.padding(toLength: 16, withPad: " ", startingAt: 0),
                 String(
-                    format: "%8.0f  %8.0f  %9.0f", microseconds(result.p50), microseconds(result.p99), result.throughput
+                    format: "plain p50 / raw p50: %.2f (bar: at most 1.20); logged p50 / plain p50: %.2f",
+                    microseconds(plain.p50) / microseconds(raw.p50), microseconds(logged.p50) / microseconds(plain.p50)
                 )
             )
         }
-        let latencyRatio = microseconds(plain.p50) / microseconds(raw.p50)
+        let throughputs = measured.backToBack.map(\.throughput)
         print("")
-        print(String(format: "plain p50 / raw p50: %.2f (bar: at most 1.20)", latencyRatio))
-        print(String(format: "plain burst: %.0f msg/s (bar: at least 30000)", plain.throughput))
-        print(
-            String(
-                format: "logged p50 / plain p50: %.2f (bar: at most 2.00)",
-                microseconds(logged.p50) / microseconds(plain.p50)))
-        print(
-            String(format: "plain msg/s / logged msg/s: %.2f (bar: at most 2.00)", plain.throughput / logged.throughput)
-        )
+        print(String(format: "plain burst: %.0f msg/s (bar: at least 30000)", throughputs[1]))
+        print(String(format: "plain msg/s / logged msg/s: %.2f (bar: at most 2.00)", throughputs[1] / throughputs[2]))
     }
 }

@@ -60,8 +60,8 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
     private let state = NIOLockedValueBox(_MirrorState())
     private let doorbell: AsyncStream<Void>
     private let doorbellContinuation: AsyncStream<Void>.Continuation
-    private let incoming: AsyncStream<String>
-    private let incomingContinuation: AsyncStream<String>.Continuation
+    private let incoming: AsyncStream<_Incoming>
+    private let incomingContinuation: AsyncStream<_Incoming>.Continuation
 
     /// Makes a mirror of `messenger` on `channel`; it starts observing the messenger at once and
     /// connects when ``run()`` runs.
@@ -221,119 +221,233 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
             status.modify { $0.lastError = error.description }
             return
         }
-        let accepted = state.withLockedValue { state in
+        let maximumBatchSize = configuration.maximumBatchSize
+        let outcome = state.withLockedValue { state -> _EnqueueOutcome in
             guard state.phase == .idle || state.phase == .running else {
                 // Nothing publishes any more.
                 state.counters.unsent += 1
-                return false
+                return .refused
             }
             guard state.pending.count < configuration.outgoingCapacity else {
                 state.counters.droppedOutgoing += 1
-                return false
+                return .refused
             }
             state.pending.append(_Outgoing(seq: state.nextSeq, body: body))
             state.nextSeq += 1
-            return true
+            if let next = state.takeBatch(maximumSize: maximumBatchSize) { return .publish(next) }
+            return state.publishConnection == nil ? .needsConnection : .queued
         }
-        if accepted {
+        switch outcome {
+        case .publish(let next):
+            _startPublishing(next.batch, on: next.connection)
+        case .needsConnection:
             doorbellContinuation.yield()
-        } else {
+        case .queued:
+            break
+        case .refused:
             logger.warning("Message not published: the outgoing buffer is full or the mirror has stopped")
         }
     }
 
+    /// Connects the publishing connection whenever messages wait without one, and publishes what
+    /// waits at shutdown.
+    ///
+    /// While the connection works, publishing needs no task: the first message that finds the
+    /// publisher idle sends its batch at once, and each batch's completion, on the connection's
+    /// event loop, sends the next. The doorbell rings when a message waits without a connection
+    /// and when a publish failed.
     private func _runPublisher() async {
-        var connection: PostgresConnection?
-        var failures = 0
         for await _ in doorbell {
-            await _publishPending(connection: &connection, failures: &failures)
             if Task.isCancelled { break }
+            await _connectPublisherWhileNeeded()
         }
-        if !Task.isCancelled {
-            await _publishPending(connection: &connection, failures: &failures)
+        if !Task.isCancelled { await _publishWaitingAtShutdown() }
+        let connection: PostgresConnection? = state.withLockedValue { state in
+            defer { state.publishConnection = nil }
+            return state.publishConnection
         }
-        if let connection { await _closeGracefully(connection) }
+        if let connection {
+            if Task.isCancelled { _closeInBackground(connection) } else { await _closeGracefully(connection) }
+        }
     }
 
-    private func _publishPending(connection: inout PostgresConnection?, failures: inout Int) async {
-        while !Task.isCancelled {
-            let batch = state.withLockedValue { Array($0.pending.prefix(max(1, configuration.maximumBatchSize))) }
-            guard !batch.isEmpty else { return }
-            var wasSent = false
-            do {
-                let ready: PostgresConnection
-                if let connection {
-                    ready = connection
-                } else {
-                    ready = try await _connect()
-                    if case .logged = configuration.mode { try await _ensureSchema(on: ready) }
-                    connection = ready
-                }
-                wasSent = true
-                try await _publish(batch, on: ready)
-                state.withLockedValue { state in
-                    state.pending.removeFirst(batch.count)
-                    state.counters.published += batch.count
-                }
-                failures = 0
-            } catch {
-                if let failed = connection { _closeInBackground(failed) }
-                connection = nil
-                _record(error, while: "publishing")
-                let isShuttingDown = state.withLockedValue { $0.phase != .running }
-                state.withLockedValue { state in
-                    if isShuttingDown {
-                        // Nothing more will be tried: what waits is not published.
-                        state.counters.unsent += state.pending.count
-                        state.pending.removeAll()
-                    } else if wasSent, case .plain = configuration.mode {
-                        // The batch may or may not have been notified: sending it again could
-                        // duplicate it, and plain mode promises at most once.
-                        state.counters.unsent += batch.count
-                        state.pending.removeFirst(batch.count)
-                    }
-                    // In logged mode the batch is sent again: the log's unique key on
-                    // (channel, instance, seq) drops whatever was inserted already.
-                }
-                if isShuttingDown { return }
-                failures += 1
+    /// Reports what failed since the last call, then connects while messages wait and there is
+    /// no publishing connection, with a backoff after each failure.
+    private func _connectPublisherWhileNeeded() async {
+        while true {
+            let (error, failures, needsConnection) = state.withLockedValue { state in
+                defer { state.publishError = nil }
+                return (
+                    state.publishError, state.publishFailures,
+                    state.publishConnection == nil && !state.pending.isEmpty
+                )
+            }
+            if let error { _record(error, while: "publishing") }
+            guard needsConnection, _isRunning, !Task.isCancelled else { return }
+            if failures > 0 {
                 await _sleepUnlessShuttingDown(_backoff(attempt: failures))
+                guard _isRunning, !Task.isCancelled else { return }
+            }
+            do {
+                try await _openPublishingConnection()
+            } catch {
+                state.withLockedValue { $0.publishFailures += 1 }
+                _record(error, while: "publishing")
             }
         }
     }
 
-    private func _publish(_ batch: [_Outgoing], on connection: PostgresConnection) async throws {
+    /// Connects, prepares the log in logged mode, makes the connection the publishing one and
+    /// sends the first waiting batch on it.
+    private func _openPublishingConnection() async throws {
+        let connection = try await _connect()
+        do {
+            if case .logged = configuration.mode { try await _ensureSchema(on: connection) }
+        } catch {
+            _closeInBackground(connection)
+            throw error
+        }
+        let maximumBatchSize = configuration.maximumBatchSize
+        let next = state.withLockedValue { state in
+            state.publishConnection = connection
+            return state.takeBatch(maximumSize: maximumBatchSize)
+        }
+        if let next { _startPublishing(next.batch, on: next.connection) }
+    }
+
+    /// At a graceful shutdown: waits for the batch in flight and publishes what waits, each batch
+    /// within the publish timeout. What cannot be published is counted as unsent.
+    private func _publishWaitingAtShutdown() async {
+        while !Task.isCancelled {
+            let (isDone, isPublishing, needsConnection) = state.withLockedValue { state in
+                (
+                    state.pending.isEmpty && !state.isPublishing, state.isPublishing,
+                    state.publishConnection == nil
+                )
+            }
+            if isDone { return }
+            if isPublishing {
+                // The batch's completion or its deadline ends this wait.
+                try? await Task.sleep(for: .milliseconds(1))
+                continue
+            }
+            guard needsConnection else {
+                let maximumBatchSize = configuration.maximumBatchSize
+                let next = state.withLockedValue { $0.takeBatch(maximumSize: maximumBatchSize) }
+                if let next { _startPublishing(next.batch, on: next.connection) }
+                continue
+            }
+            do {
+                try await _openPublishingConnection()
+            } catch {
+                _record(error, while: "publishing")
+                // Nothing more will be tried: what waits is not published.
+                state.withLockedValue { state in
+                    guard !state.isPublishing else { return }
+                    state.counters.unsent += state.pending.count
+                    state.pending.removeAll()
+                }
+            }
+        }
+        if let error = state.withLockedValue({ $0.publishError }) { _record(error, while: "publishing") }
+    }
+
+    /// Sends `batch` on `connection` without a task: the query's completion or its deadline,
+    /// whichever comes first, runs ``_finishPublishing(_:on:with:)`` on the connection's event
+    /// loop. A query on a dead connection may never complete; its deadline closes the connection.
+    private func _startPublishing(_ batch: [_Outgoing], on connection: PostgresConnection) {
+        let settled = NIOLockedValueBox(false)
+        @Sendable func settle() -> Bool {
+            settled.withLockedValue { settled in
+                defer { settled = true }
+                return !settled
+            }
+        }
+        let components = configuration.publishTimeout.components
+        let nanoseconds = components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+        let deadline = connection.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            if settle() {
+                self._finishPublishing(
+                    batch,
+                    on: connection,
+                    with: .failure(PostgresMessagingError.timedOut(operation: "a publish"))
+                )
+            }
+        }
+        let completed: EventLoopFuture<PostgresQueryResult> = connection.query(_publishQuery(batch), logger: logger)
+        completed.whenComplete { result in
+            if settle() {
+                deadline.cancel()
+                self._finishPublishing(batch, on: connection, with: result.map { _ in })
+            }
+        }
+    }
+
+    /// Records how `batch` ended and sends the next batch, or hands a failure to the publisher
+    /// task; runs on the connection's event loop, so it runs no user code.
+    private func _finishPublishing(
+        _ batch: [_Outgoing],
+        on connection: PostgresConnection,
+        with result: Result<Void, any Error>
+    ) {
+        let lastSeq = batch[batch.count - 1].seq
+        switch result {
+        case .success:
+            let maximumBatchSize = configuration.maximumBatchSize
+            let next = state.withLockedValue { state -> (batch: [_Outgoing], connection: PostgresConnection)? in
+                state.removePending(through: lastSeq)
+                state.counters.published += batch.count
+                state.publishFailures = 0
+                state.isPublishing = false
+                guard state.publishConnection === connection else { return nil }
+                return state.takeBatch(maximumSize: maximumBatchSize)
+            }
+            if let next { _startPublishing(next.batch, on: next.connection) }
+        case .failure(let error):
+            _closeInBackground(connection)
+            let isPlain = if case .plain = configuration.mode { true } else { false }
+            state.withLockedValue { state in
+                state.isPublishing = false
+                if state.publishConnection === connection { state.publishConnection = nil }
+                state.publishFailures += 1
+                state.publishError = error
+                if state.phase != .running {
+                    // Nothing more will be tried: what waits is not published.
+                    state.counters.unsent += state.pending.count
+                    state.pending.removeAll()
+                } else if isPlain {
+                    // The batch may or may not have been notified: sending it again could
+                    // duplicate it, and plain mode promises at most once.
+                    let before = state.pending.count
+                    state.removePending(through: lastSeq)
+                    state.counters.unsent += before - state.pending.count
+                }
+                // In logged mode the batch is sent again: the log's unique key on
+                // (channel, instance, seq) drops whatever was inserted already.
+            }
+            doorbellContinuation.yield()
+        }
+    }
+
+    /// The query that publishes `batch`.
+    private func _publishQuery(_ batch: [_Outgoing]) -> PostgresQuery {
         let channel = channel.rawValue
-        let instanceID = instanceID
-        let logger = logger
         switch configuration.mode {
         case .plain where batch.count == 1:
             // One message, the common case at low load: the plain call costs the server less to
             // parse and run than the array form, and is what a raw pg_notify sends.
             let payload = "\(instanceID)|\(batch[0].seq)|\(batch[0].body)"
-            try await _deadline("a publish") {
-                try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger).drain()
-            }
+            return "SELECT pg_notify(\(channel), \(payload))"
         case .plain:
             let payloads = batch.map { "\(instanceID)|\($0.seq)|\($0.body)" }
-            try await _deadline("a publish") {
-                try await connection.query(
-                    """
-                    SELECT pg_notify(\(channel), p)
-                    FROM unnest(\(payloads)::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n
-                    """,
-                    logger: logger
-                ).drain()
-            }
+            return """
+                SELECT pg_notify(\(channel), p)
+                FROM unnest(\(payloads)::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n
+                """
         case .logged:
             let seqs = batch.map(\.seq)
             let bodies = batch.map(\.body)
-            try await _deadline("a publish") {
-                try await connection.query(
-                    "SELECT general_observer_publish(\(channel), \(instanceID), \(seqs), \(bodies))",
-                    logger: logger
-                ).drain()
-            }
+            return "SELECT general_observer_publish(\(channel), \(instanceID), \(seqs), \(bodies))"
         }
     }
 
@@ -388,15 +502,18 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
     private func _listen(on connection: PostgresConnection) async throws {
         let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         defer { wake.finish() }
+        // Notifications are handled on the connection's event loop as they arrive, with no task
+        // between the socket and the incoming buffer: `_received` only sorts them.
+        let listener = connection.addListener(channel: channel.rawValue) { _, notification in
+            self._received(notification.payload, wake: wake)
+        }
+        defer { listener.stop() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await connection.listen(on: self.channel.rawValue) { notifications in
-                    try await self._didStartListening(on: connection)
-                    wake.yield()
-                    for try await notification in notifications {
-                        self._received(notification.payload, wake: wake)
-                    }
-                }
+                try await self._confirmListening(on: connection)
+                try await self._didStartListening(on: connection)
+                wake.yield()
+                try await connection.closeFuture.get()
                 throw _ConnectionEnded()
             }
             group.addTask {
@@ -420,6 +537,25 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
             _closeInBackground(connection)
             group.cancelAll()
         }
+    }
+
+    /// Returns once the connection listens on the channel.
+    ///
+    /// The listener's `LISTEN` was queued on the connection before this query, so the server
+    /// has run it when this query runs.
+    private func _confirmListening(on connection: PostgresConnection) async throws {
+        let channel = channel.rawValue
+        let logger = logger
+        let isListening = try await _deadline("starting to listen") {
+            let rows = try await connection.query(
+                "SELECT count(*)::bigint FROM pg_listening_channels() AS c WHERE c = \(channel)",
+                logger: logger
+            )
+            var count: Int64 = 0
+            for try await value in rows.decode(Int64.self) { count = value }
+            return count > 0
+        }
+        guard isListening else { throw _ListenFailed() }
     }
 
     private func _didStartListening(on connection: PostgresConnection) async throws {
@@ -471,31 +607,31 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
         logger.debug("Listening")
     }
 
+    /// Sorts a notification, on the listening connection's event loop: it runs no user code and
+    /// leaves the status to the delivery task, whose observers may be slow.
     private func _received(_ payload: String, wake: AsyncStream<Void>.Continuation) {
         if case .logged = configuration.mode {
             if payload != instanceID { wake.yield() }
             return
         }
-        guard let envelope = _Envelope(payload) else {
-            _countUndecodable(reason: "a notification without the mirror's envelope")
-            return
+        let incoming: _Incoming
+        if let envelope = _Envelope(payload) {
+            guard envelope.instance != instanceID else { return }
+            let skipped = state.withLockedValue { state -> Bool in
+                guard envelope.seq > 0 else { return false }
+                defer { state.lastSeqByInstance[envelope.instance] = envelope.seq }
+                guard let last = state.lastSeqByInstance[envelope.instance] else { return false }
+                return envelope.seq != last + 1
+            }
+            if skipped { logger.warning("Messages of instance \(envelope.instance) were skipped") }
+            incoming = .message(envelope.body, afterGap: skipped)
+        } else {
+            incoming = .undecodable("a notification without the mirror's envelope")
         }
-        guard envelope.instance != instanceID else { return }
-        let skipped = state.withLockedValue { state -> Bool in
-            guard envelope.seq > 0 else { return false }
-            defer { state.lastSeqByInstance[envelope.instance] = envelope.seq }
-            guard let last = state.lastSeqByInstance[envelope.instance] else { return false }
-            return envelope.seq != last + 1
-        }
-        if skipped {
-            logger.warning("Messages of instance \(envelope.instance) were skipped")
-            status.modify { $0.possibleGapCount += 1 }
-        }
-        if case .dropped = incomingContinuation.yield(envelope.body) {
-            state.withLockedValue { $0.counters.droppedIncoming += 1 }
-            status.modify { status in
-                status.possibleGapCount += 1
-                status.lastError = "The incoming buffer was full; a message was dropped."
+        if case .dropped = incomingContinuation.yield(incoming) {
+            state.withLockedValue { state in
+                state.counters.droppedIncoming += 1
+                state.unreportedDrops += 1
             }
         }
     }
@@ -521,7 +657,9 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
             var read = cursor
             var dropped = false
             for row in rows {
-                if row.instance != instanceID, case .dropped = incomingContinuation.yield(row.payload) {
+                if row.instance != instanceID,
+                    case .dropped = incomingContinuation.yield(.message(row.payload, afterGap: false))
+                {
                     dropped = true
                     break
                 }
@@ -588,16 +726,36 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
 
     private func _runDelivery() async {
         let decoder = JSONDecoder()
-        for await body in incoming {
-            let message: Message
-            do {
-                message = try decoder.decode(Message.self, from: Data(body.utf8))
-            } catch {
-                _countUndecodable(reason: String(describing: error))
-                continue
+        for await incoming in incoming {
+            switch incoming {
+            case .message(let body, let afterGap):
+                if afterGap { status.modify { $0.possibleGapCount += 1 } }
+                do {
+                    let message = try decoder.decode(Message.self, from: Data(body.utf8))
+                    state.withLockedValue { $0.counters.delivered += 1 }
+                    messenger.send(message, from: self)
+                } catch {
+                    _countUndecodable(reason: String(describing: error))
+                }
+            case .undecodable(let reason):
+                _countUndecodable(reason: reason)
             }
-            state.withLockedValue { $0.counters.delivered += 1 }
-            messenger.send(message, from: self)
+            _reportDrops()
+        }
+        _reportDrops()
+    }
+
+    /// Reports in the status the messages the full incoming buffer dropped since the last call.
+    private func _reportDrops() {
+        let drops = state.withLockedValue { state in
+            defer { state.unreportedDrops = 0 }
+            return state.unreportedDrops
+        }
+        guard drops > 0 else { return }
+        logger.warning("The incoming buffer was full; messages were dropped", metadata: ["dropped": "\(drops)"])
+        status.modify { status in
+            status.possibleGapCount += drops
+            status.lastError = "The incoming buffer was full; a message was dropped."
         }
     }
 
@@ -708,6 +866,10 @@ private struct _ConnectionEnded: Error, CustomStringConvertible {
     var description: String { "the listening connection ended" }
 }
 
+private struct _ListenFailed: Error, CustomStringConvertible {
+    var description: String { "the connection did not start listening on the channel" }
+}
+
 private struct _Outgoing: Sendable {
     let seq: Int64
     let body: String
@@ -744,6 +906,14 @@ private struct _MirrorState {
 
     var phase = Phase.idle
     var pending: [_Outgoing] = []
+    /// The connection batches are published on; set by the publisher task once it works.
+    var publishConnection: PostgresConnection?
+    /// Whether a batch is in flight; its completion sends the next one.
+    var isPublishing = false
+    /// Failed publishes and connection attempts since the last published batch.
+    var publishFailures = 0
+    /// The last publish failure, for the publisher task to report.
+    var publishError: (any Error)?
     var nextSeq: Int64 = 1
     var nextTransactionalSeq: Int64 = -1
     var nextConnectionID = 1
@@ -756,6 +926,42 @@ private struct _MirrorState {
     var cursor: Int64?
     var rereadSoon = false
     var isSchemaReady = false
+    /// Drops of the incoming buffer the delivery task has not reported in the status yet.
+    var unreportedDrops = 0
+
+    /// Marks the first waiting batch as in flight and returns it with the connection to send it
+    /// on, when there is a publishing connection, no batch in flight and a message waits.
+    mutating func takeBatch(maximumSize: Int) -> (batch: [_Outgoing], connection: PostgresConnection)? {
+        guard !isPublishing, let connection = publishConnection, !pending.isEmpty else { return nil }
+        isPublishing = true
+        return (Array(pending.prefix(max(1, maximumSize))), connection)
+    }
+
+    /// Removes the waiting messages up to the one numbered `seq`.
+    mutating func removePending(through seq: Int64) {
+        let count = pending.prefix { $0.seq <= seq }.count
+        pending.removeFirst(count)
+    }
+}
+
+/// What `_enqueue` does once its message is in the outgoing buffer, or is not.
+private enum _EnqueueOutcome {
+    /// Send this batch, the publisher being idle.
+    case publish((batch: [_Outgoing], connection: PostgresConnection))
+    /// Ring the doorbell: there is no publishing connection.
+    case needsConnection
+    /// A batch is in flight; its completion sends this message.
+    case queued
+    /// The buffer is full or the mirror has stopped.
+    case refused
+}
+
+/// What the listening connection hands to the delivery task, in the order it arrived.
+private enum _Incoming: Sendable {
+    /// A message's JSON; `afterGap` when messages of its instance were skipped before it.
+    case message(String, afterGap: Bool)
+    /// A notification that is not a mirror's envelope.
+    case undecodable(String)
 }
 
 extension PostgresRowSequence {

@@ -23,7 +23,8 @@ public struct PostgresMirrorConfiguration: Sendable {
     public var healthCheckInterval: Duration = .seconds(5)
     /// How long a health check may take before the listening connection counts as dead.
     public var healthCheckTimeout: Duration = .seconds(3)
-    /// The first delay before reconnecting; it doubles per failed attempt, with full jitter.
+    /// The first delay before reconnecting; it doubles per failed attempt, up to
+    /// ``maximumReconnectDelay``, and each delay is between half of that and all of it, at random.
     public var initialReconnectDelay: Duration = .milliseconds(100)
     /// The longest delay before reconnecting.
     public var maximumReconnectDelay: Duration = .seconds(10)
