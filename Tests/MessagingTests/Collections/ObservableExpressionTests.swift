@@ -136,6 +136,28 @@ struct ObservableExpressionTests {
         #expect(zero.value == 0)
     }
 
+    @Test func foldsOfOneArrayWithDifferentResultTypesReportAnEditTogether() {
+        let numbers = ObservableArray([1, 2, 3])
+        let all = ObservableExpression(numbers.observableCount)
+        let halves = ObservableExpression(
+            ArrayFold(numbers, initial: 0.0, adding: { $0 + Double($1) / 2 }, removing: { $0 - Double($1) / 2 }))
+        let sum = ObservableExpression(numbers.observableSum)
+        // Zero in every state the array has: a report between two folds' updates would not be.
+        let zero = halves.combined(with: sum.adding(all)) { Int($0 * 2) - $1 }.adding(all)
+        let zeros = ExpressionRecorder(zero)
+        #expect(numbers.messenger.observationCount == 1)
+        numbers.append(5)
+        numbers.append(contentsOf: [6, 8])
+        numbers.withTransaction {
+            numbers.removeAll()
+            numbers.append(7)
+        }
+        numbers.remove(at: 0)
+        #expect(zeros.take().isEmpty)
+        #expect(zero.value == 0)
+        #expect(halves.value == 0)
+    }
+
     @Test func anUnobservedExpressionReadsTheFoldsOfOneArrayFromOneSnapshot() {
         let numbers = ObservableArray([1, 2, 3, 4])
         let total = ObservableExpression(numbers.observableSum)
@@ -379,6 +401,8 @@ struct ObservableExpressionFoldModelTests {
         let all = ObservableExpression(numbers.observableCount)
         let even = ObservableExpression(numbers.observableCount { $0 % 2 == 0 })
         let sum = ObservableExpression(numbers.observableSum)
+        let halves = ObservableExpression(
+            ArrayFold(numbers, initial: 0.0, adding: { $0 + Double($1) / 2 }, removing: { $0 - Double($1) / 2 }))
         let formulas: [(ObservableExpression<Int>, @Sendable ([Int]) -> Int)] = [
             (
                 even.multiplied(by: 100).divided(by: all, ifZero: -1),
@@ -389,6 +413,8 @@ struct ObservableExpressionFoldModelTests {
                 sum.divided(by: all, ifZero: 0).adding(even),
                 { ($0.isEmpty ? 0 : $0.reduce(0, +) / $0.count) + $0.count { $0 % 2 == 0 } }
             ),
+            // A fold with another result type: the group keeps its results type-erased.
+            (halves.combined(with: all) { Int($0 * 2) - $1 }, { $0.reduce(0, +) - $0.count }),
         ]
         // Each handler checks its result against the contents when it runs: one step after the
         // edit, or the end of the outermost transaction.
@@ -398,7 +424,7 @@ struct ObservableExpressionFoldModelTests {
                 if update.new != formula(numbers.value) { mismatches.withLock { $0 += 1 } }
             }
         }
-        #expect(numbers.messenger.observationCount == 3)
+        #expect(numbers.messenger.observationCount == 4)
 
         for step in 0..<Self.steps {
             if random.roll(0..<20) == 0 {

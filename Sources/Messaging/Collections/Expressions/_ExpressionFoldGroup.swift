@@ -5,7 +5,8 @@
 // between the two reports from one new value and one old. So an expression that uses two or more
 // folds of the same array observes that array once, through one fold whose result is the list
 // of their results: each edit updates all of them in one step and reaches the expression as one
-// change.
+// change. When the folds share one result type (two counts, say), the list is an array of it and
+// each step calls their functions without a cast.
 
 /// What an ``ArrayFold`` gives an expression so that it can be folded with the other folds of
 /// its array.
@@ -20,25 +21,53 @@ protocol _ExpressionFoldSource {
 struct _ExpressionFoldMember: Sendable {
     /// The identity of the array folded: folds with the same one are grouped.
     @usableFromInline let arrayID: ObjectIdentifier
+    /// The identity of the fold's result type: a group whose folds all have one result type
+    /// keeps their results in an array of that type.
+    @usableFromInline let resultType: ObjectIdentifier
     /// The fold's functions: a `_TypedFoldMember` of the array's element type.
     @usableFromInline let typed: any Sendable
+    /// The fold's functions with their own types: a `_ResultTypedFoldMember`.
+    @usableFromInline let resultTyped: any Sendable
     /// Makes the one source that folds `members`, the folds of this one's array, in one
-    /// observation of it; its value is a `_FoldResults` with their results in that order.
+    /// observation of it; its value is an array of their results in that order when
+    /// ``haveOneResultType(_:)``, a `_FoldResults` otherwise.
     @usableFromInline let makeGroup: @Sendable (_ members: [_ExpressionFoldMember]) -> _ExpressionSource
 
     @inlinable
     init<Element: Sendable, Result: Equatable & Sendable>(_ fold: ArrayFold<Element, Result>) {
         let array = fold.array
         arrayID = ObjectIdentifier(array)
+        resultType = ObjectIdentifier(Result.self)
         let initial = fold._initial
         let adding = fold._adding
         let removing = fold._removing
+        resultTyped = _ResultTypedFoldMember<Element, Result>(initial: initial, adding: adding, removing: removing)
         typed = _TypedFoldMember<Element>(
             initial: initial,
             adding: { result, element in adding(result as! Result, element) },
             removing: { result, element in removing(result as! Result, element) },
             isEqual: { lhs, rhs in (lhs as! Result) == (rhs as! Result) })
         makeGroup = { members in
+            if _ExpressionFoldMember.haveOneResultType(members) {
+                // Every member's functions keep their types: no cast and no existential per element.
+                let folds = members.map { $0.resultTyped as! _ResultTypedFoldMember<Element, Result> }
+                let addings = folds.map(\.adding)
+                let removings = folds.map(\.removing)
+                let group = ArrayFold<Element, [Result]>(
+                    array,
+                    initial: folds.map(\.initial),
+                    adding: { results, element in
+                        var results = results
+                        for index in addings.indices { results[index] = addings[index](results[index], element) }
+                        return results
+                    },
+                    removing: { results, element in
+                        var results = results
+                        for index in removings.indices { results[index] = removings[index](results[index], element) }
+                        return results
+                    })
+                return _ExpressionSource(group)
+            }
             // Every member folds the same array, so they share its element type.
             let folds = members.map { $0.typed as! _TypedFoldMember<Element> }
             let shape = _FoldGroupShape(isEqual: folds.map(\.isEqual))
@@ -61,6 +90,37 @@ struct _ExpressionFoldMember: Sendable {
                 })
             return _ExpressionSource(group)
         }
+    }
+}
+
+extension _ExpressionFoldMember {
+    /// Whether the folds of a group all have one result type, so that the group's results are an
+    /// array of it.
+    ///
+    /// - Complexity: O(*k*) for *k* folds.
+    @inlinable
+    static func haveOneResultType(_ members: [_ExpressionFoldMember]) -> Bool {
+        guard let first = members.first else { return true }
+        return members.allSatisfy { $0.resultType == first.resultType }
+    }
+}
+
+/// The functions of one fold of an array of `Element`s into a `Result`.
+@usableFromInline
+struct _ResultTypedFoldMember<Element, Result: Sendable>: Sendable {
+    @usableFromInline let initial: Result
+    @usableFromInline let adding: @Sendable (Result, Element) -> Result
+    @usableFromInline let removing: @Sendable (Result, Element) -> Result
+
+    @inlinable
+    init(
+        initial: Result,
+        adding: @escaping @Sendable (Result, Element) -> Result,
+        removing: @escaping @Sendable (Result, Element) -> Result
+    ) {
+        self.initial = initial
+        self.adding = adding
+        self.removing = removing
     }
 }
 
@@ -133,13 +193,16 @@ extension ArrayFold: _ExpressionFoldSource {
 struct _ExpressionSlot: Sendable {
     /// The index of the observed source.
     @usableFromInline let index: Int
-    /// The index of the result in the group's `_FoldResults`; `nil` for a source observed alone.
+    /// The index of the result in the group's results; `nil` for a source observed alone.
     @usableFromInline let member: Int?
+    /// Whether the group's results are an array of the result type, not a `_FoldResults`.
+    @usableFromInline let isTypedGroup: Bool
 
     @inlinable
-    init(index: Int, member: Int?) {
+    init(index: Int, member: Int?, isTypedGroup: Bool = false) {
         self.index = index
         self.member = member
+        self.isTypedGroup = isTypedGroup
     }
 
     /// The function that reads the source's value among the values of the observed sources.
@@ -147,6 +210,7 @@ struct _ExpressionSlot: Sendable {
     func reader<Value>(of type: Value.Type) -> @Sendable ([any Sendable]) -> Value {
         let index = index
         guard let member else { return { values in values[index] as! Value } }
+        if isTypedGroup { return { values in (values[index] as! [Value])[member] } }
         return { values in (values[index] as! _FoldResults).values[member] as! Value }
     }
 }
@@ -174,10 +238,13 @@ extension _ExpressionSource {
             }
             // The group takes the place of its first fold.
             guard group[0] == index else { continue }
+            let members = group.map { sources[$0].foldMember! }
+            let isTypedGroup = _ExpressionFoldMember.haveOneResultType(members)
             for (position, memberIndex) in group.enumerated() {
-                slots[sources[memberIndex].id] = _ExpressionSlot(index: observed.count, member: position)
+                slots[sources[memberIndex].id] = _ExpressionSlot(
+                    index: observed.count, member: position, isTypedGroup: isTypedGroup)
             }
-            observed.append(member.makeGroup(group.map { sources[$0].foldMember! }))
+            observed.append(member.makeGroup(members))
         }
         return (observed, slots)
     }
