@@ -502,18 +502,18 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
     private func _listen(on connection: PostgresConnection) async throws {
         let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         defer { wake.finish() }
-        // Notifications are handled on the connection's event loop as they arrive, with no task
-        // between the socket and the incoming buffer: `_received` only sorts them.
-        let listener = connection.addListener(channel: channel.rawValue) { _, notification in
-            self._received(notification.payload, wake: wake)
-        }
-        defer { listener.stop() }
+        // What a new connection receives follows a gap that the reconnect reports, not a skip:
+        // forget the sequence numbers before its first notification can arrive.
+        state.withLockedValue { $0.lastSeqByInstance.removeAll() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await self._confirmListening(on: connection)
-                try await self._didStartListening(on: connection)
-                wake.yield()
-                try await connection.closeFuture.get()
+                try await connection.listen(on: self.channel.rawValue) { notifications in
+                    try await self._didStartListening(on: connection)
+                    wake.yield()
+                    for try await notification in notifications {
+                        self._received(notification.payload, wake: wake)
+                    }
+                }
                 throw _ConnectionEnded()
             }
             group.addTask {
@@ -537,25 +537,6 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
             _closeInBackground(connection)
             group.cancelAll()
         }
-    }
-
-    /// Returns once the connection listens on the channel.
-    ///
-    /// The listener's `LISTEN` was queued on the connection before this query, so the server
-    /// has run it when this query runs.
-    private func _confirmListening(on connection: PostgresConnection) async throws {
-        let channel = channel.rawValue
-        let logger = logger
-        let isListening = try await _deadline("starting to listen") {
-            let rows = try await connection.query(
-                "SELECT count(*)::bigint FROM pg_listening_channels() AS c WHERE c = \(channel)",
-                logger: logger
-            )
-            var count: Int64 = 0
-            for try await value in rows.decode(Int64.self) { count = value }
-            return count > 0
-        }
-        guard isListening else { throw _ListenFailed() }
     }
 
     private func _didStartListening(on connection: PostgresConnection) async throws {
@@ -593,7 +574,6 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
                 defer {
                     state.isListening = true
                     state.disconnectedAt = nil
-                    state.lastSeqByInstance.removeAll()
                 }
                 return state.everListened
             }
@@ -607,8 +587,8 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
         logger.debug("Listening")
     }
 
-    /// Sorts a notification, on the listening connection's event loop: it runs no user code and
-    /// leaves the status to the delivery task, whose observers may be slow.
+    /// Sorts a notification into the incoming buffer, on the listening task: it leaves the status
+    /// to the delivery task, so that a slow status observer never holds up the listening.
     private func _received(_ payload: String, wake: AsyncStream<Void>.Continuation) {
         if case .logged = configuration.mode {
             if payload != instanceID { wake.yield() }
@@ -864,10 +844,6 @@ private func _closeInBackground(_ connection: PostgresConnection) {
 
 private struct _ConnectionEnded: Error, CustomStringConvertible {
     var description: String { "the listening connection ended" }
-}
-
-private struct _ListenFailed: Error, CustomStringConvertible {
-    var description: String { "the connection did not start listening on the channel" }
 }
 
 private struct _Outgoing: Sendable {

@@ -106,6 +106,43 @@ struct PlainModeTests {
         #expect(b.status.value.lastError != nil)
     }
 
+    @Test func eachReconnectWhileMessagesFlowCountsAsOnePossibleGap() async throws {
+        let channel = TestDatabase.uniqueChannel("plain_flowing")
+        let bName = "pm_\(channel)_b"
+        let a = try PostgresMirror(
+            Messenger<Note>(), channel: channel, configuration: TestDatabase.mirrorConfiguration(.plain))
+        let b = try PostgresMirror(
+            Messenger<Note>(),
+            channel: channel,
+            configuration: TestDatabase.mirrorConfiguration(.plain, applicationName: bName)
+        )
+        let atB = InboxObserver(b)
+        let cuts = 3
+        try await withRunningMirrors([a, b]) {
+            // Messages keep coming while B reconnects, so some arrive on its new connection before
+            // it has finished starting to listen: they follow the reconnect's gap, not a skip.
+            let sending = Task {
+                for number in 0..<4_000 {
+                    a.messenger.send(Note(sender: "a", number: number))
+                    try await Task.sleep(for: .microseconds(500))
+                }
+            }
+            for _ in 0..<cuts {
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(await eventually { b.status.value.connection == .connected })
+                #expect(try await TestDatabase.terminateBackends(named: bName) == 1)
+            }
+            try await sending.value
+            #expect(await eventually { b.status.value.connection == .connected })
+            a.messenger.send(Note(sender: "a", number: 4_000))
+            #expect(await eventually { atB.inbox.messages.last == Note(sender: "a", number: 4_000) })
+        }
+        #expect(b.counters.droppedIncoming == 0)
+        #expect(b.status.value.possibleGapCount == cuts, "one per reconnect")
+        let numbers = atB.inbox.messages.map(\.number)
+        #expect(numbers == numbers.sorted())
+    }
+
     @Test func aSlowConsumerDropsNewestMessagesAndReportsThemWhilePublishingGoesOn() async throws {
         let channel = TestDatabase.uniqueChannel("plain_slow")
         let a = try PostgresMirror(
