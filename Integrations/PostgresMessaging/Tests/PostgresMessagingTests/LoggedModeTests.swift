@@ -49,15 +49,7 @@ struct LoggedModeTests {
     }
 
     @Test func nothingIsLostWhenTheListenersBackendIsKilledMidStream() async throws {
-        let channel = TestDatabase.uniqueChannel("logged_killed")
-        let bName = "pm_\(channel)_b"
-        let a = try PostgresMirror(
-            Messenger<Note>(), channel: channel, configuration: TestDatabase.mirrorConfiguration(Self.mode))
-        let b = try PostgresMirror(
-            Messenger<Note>(),
-            channel: channel,
-            configuration: TestDatabase.mirrorConfiguration(Self.mode, applicationName: bName)
-        )
+        let (a, b, bName) = try TestDatabase.senderAndNamedReceiver("logged_killed", Self.mode)
         let atB = InboxObserver(b)
         let states = StateRecorder(b)
         let count = 5_000

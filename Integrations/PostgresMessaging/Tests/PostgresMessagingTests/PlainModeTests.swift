@@ -79,15 +79,7 @@ struct PlainModeTests {
     }
 
     @Test func aKilledListenerReconnectsAndReportsTheGap() async throws {
-        let channel = TestDatabase.uniqueChannel("plain_killed")
-        let bName = "pm_\(channel)_b"
-        let a = try PostgresMirror(
-            Messenger<Note>(), channel: channel, configuration: TestDatabase.mirrorConfiguration(.plain))
-        let b = try PostgresMirror(
-            Messenger<Note>(),
-            channel: channel,
-            configuration: TestDatabase.mirrorConfiguration(.plain, applicationName: bName)
-        )
+        let (a, b, bName) = try TestDatabase.senderAndNamedReceiver("plain_killed", .plain)
         let atB = InboxObserver(b)
         let states = StateRecorder(b)
         try await withRunningMirrors([a, b]) {
@@ -107,15 +99,7 @@ struct PlainModeTests {
     }
 
     @Test func eachReconnectWhileMessagesFlowCountsAsOnePossibleGap() async throws {
-        let channel = TestDatabase.uniqueChannel("plain_flowing")
-        let bName = "pm_\(channel)_b"
-        let a = try PostgresMirror(
-            Messenger<Note>(), channel: channel, configuration: TestDatabase.mirrorConfiguration(.plain))
-        let b = try PostgresMirror(
-            Messenger<Note>(),
-            channel: channel,
-            configuration: TestDatabase.mirrorConfiguration(.plain, applicationName: bName)
-        )
+        let (a, b, bName) = try TestDatabase.senderAndNamedReceiver("plain_flowing", .plain)
         let atB = InboxObserver(b)
         let cuts = 3
         try await withRunningMirrors([a, b]) {

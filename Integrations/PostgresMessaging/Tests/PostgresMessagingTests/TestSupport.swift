@@ -55,6 +55,20 @@ enum TestDatabase {
         return configuration
     }
 
+    /// Two mirrors of a new channel: `a` to send from, and `b`, whose connections carry the
+    /// application name `bName`, so that ``terminateBackends(named:)`` cuts them and no others.
+    static func senderAndNamedReceiver(
+        _ prefix: String,
+        _ mode: PostgresMirrorMode
+    ) throws -> (a: PostgresMirror<Note>, b: PostgresMirror<Note>, bName: String) {
+        let channel = uniqueChannel(prefix)
+        let bName = "pm_\(channel)_b"
+        let a = try PostgresMirror(Messenger<Note>(), channel: channel, configuration: mirrorConfiguration(mode))
+        let b = try PostgresMirror(
+            Messenger<Note>(), channel: channel, configuration: mirrorConfiguration(mode, applicationName: bName))
+        return (a, b, bName)
+    }
+
     /// A channel name no other test uses.
     static func uniqueChannel(_ prefix: String) -> String {
         "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
