@@ -324,6 +324,9 @@ func cutRepeatedly(_ setup: Setup, named name: String, every: Int) async throws 
 /// What the observer's handler records on the mirror's thread and the soak loop reads: how many
 /// messages arrived, how many came after a later one (late) or after a skipped number (the first
 /// after a gap), and how many distinct numbers arrived.
+///
+/// The numbers seen are kept as bits, 8 bytes per 64 messages (75 KB after 600,000), so that
+/// the soak's resident memory is the mirror's: a `Set` of them grew by 8 MiB in ten minutes.
 // Every `var` is guarded by `_lock`.
 final class Counter: @unchecked Sendable {
     private let _lock = NSLock()
@@ -331,7 +334,8 @@ final class Counter: @unchecked Sendable {
     private var _next = 0
     private var _late = 0
     private var _afterGap = 0
-    private var _seen = Set<Int>()
+    private var _seen: [UInt64] = []
+    private var _distinct = 0
 
     func add(_ number: Int) {
         _lock.withLock {
@@ -342,7 +346,13 @@ final class Counter: @unchecked Sendable {
                 if number > _next { _afterGap += 1 }
                 _next = number + 1
             }
-            _seen.insert(number)
+            let word = number >> 6
+            if word >= _seen.count { _seen.append(contentsOf: repeatElement(0, count: word - _seen.count + 1)) }
+            let bit: UInt64 = 1 << UInt64(number & 63)
+            if _seen[word] & bit == 0 {
+                _seen[word] |= bit
+                _distinct += 1
+            }
         }
     }
 
@@ -351,7 +361,7 @@ final class Counter: @unchecked Sendable {
     /// The messages that came after a later one, those that came first after a gap, and how many
     /// numbers arrived.
     var order: (late: Int, afterGap: Int, distinct: Int) {
-        _lock.withLock { (_late, _afterGap, _seen.count) }
+        _lock.withLock { (_late, _afterGap, _distinct) }
     }
 }
 

@@ -623,16 +623,21 @@ public final class PostgresMirror<Message: Codable & Sendable>: Observer, Servic
         while true {
             guard let cursor = state.withLockedValue({ $0.cursor }) else { return }
             let rows = try await _deadline("reading the log") {
-                let rows = try await connection.query(
+                // The page is collected on the connection's event loop, as its rows arrive.
+                // PostgresNIO traps when a connection closes while an async row sequence has rows
+                // waiting for its consumer's demand (a slow reader and a cut connection): a page
+                // is at most `pageSize` rows, so it is read whole instead.
+                let page: EventLoopFuture<PostgresQueryResult> = connection.query(
                     """
                     SELECT id, instance, payload FROM general_observer_log
                     WHERE channel = \(channel) AND id > \(cursor) ORDER BY id LIMIT \(pageSize)
                     """,
                     logger: logger
                 )
-                var page: [(Int64, String, String)] = []
-                for try await row in rows.decode((Int64, String, String).self) { page.append(row) }
-                return page.map { _LogRow(id: $0.0, instance: $0.1, payload: $0.2) }
+                return try await page.get().rows.map { row in
+                    let (id, instance, payload) = try row.decode((Int64, String, String).self)
+                    return _LogRow(id: id, instance: instance, payload: payload)
+                }
             }
             var read = cursor
             var dropped = false
