@@ -31,7 +31,8 @@ if ((${#scenarios[@]} == 0)); then
         property-flip-filter-1e5 property-update-follow-each-1e5 recompute-filter-property-1e5
         array-insert-filter-parameter-1e4 array-insert-filter-parameter-1e5 array-insert-filter-parameter-1e6
         parameter-change-filter-1e5 recompute-filter-parameter-1e5
-        set-insert-1e5 set-insert-filter-parameter-1e5 set-insert-transaction-1e5 dictionary-update-1e5
+        set-insert-1e5 set-insert-filter-parameter-1e5 set-insert-transaction-1e5 set-insert-count-1e5
+        set-insert-count-expression-1e5 dictionary-update-1e5
         parameter-change-set-filter-1e5
         recompute-set-filter-parameter-1e5 set-insert-flagged-1e5 set-insert-filter-property-1e5
         property-flip-set-filter-1e5 recompute-set-filter-property-1e5

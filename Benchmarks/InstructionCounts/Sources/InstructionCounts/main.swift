@@ -54,7 +54,9 @@
 // a Var divisor, 2), parameter-change-set-filter-1e5 (that view observed, the divisor set to 3,
 // then 2, and so on) and recompute-set-filter-parameter-1e5 (filtering a plain Set of 10^5 Ints
 // again with each new divisor); set-insert-transaction-1e5 (per insertion: insertions in
-// transactions of 1,000 into an observed ObservableSet of 10^5 Ints); dictionary-update-1e5 (a new value for one key of an observed
+// transactions of 1,000 into an observed ObservableSet of 10^5 Ints); set-insert-count-1e5 and
+// set-insert-count-expression-1e5 (a new member inserted into an ObservableSet of 10^5 Ints, its
+// observableCount observed, or an expression of that count and a Var); dictionary-update-1e5 (a new value for one key of an observed
 // ObservableDictionary of 10^5 entries); set-insert-flagged-1e5 and set-insert-filter-property-1e5 (a new
 // member inserted into an ObservableSet of 10^5 objects, each with a Var<Bool>, half of them true,
 // observed plainly or through the view filtered by that property), property-flip-set-filter-1e5
@@ -543,6 +545,21 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
             : set.filteredElements(matching: divisor) { $0 % $1 == 0 }.subscribe {
                 receiving.consume($0.inserted.count)
             }
+        for value in 0..<count { set.insert(100_000 + value) }
+        withExtendedLifetime(token) {}
+    case "set-insert-count-1e5", "set-insert-count-expression-1e5":
+        // Per insertion into a set of 10^5 members: its count observed, or an expression of the
+        // count and a Var (the percentage of a capacity) observed.
+        let set = ObservableSet(Set(0..<100_000))
+        let token: ObservationToken
+        if scenario == "set-insert-count-1e5" {
+            token = set.observableCount.subscribe { receiving.consume($0.new) }
+        } else {
+            let capacity = Var(1_000_000)
+            let percent = ObservableExpression(set.observableCount).multiplied(by: 100)
+                .divided(by: ObservableExpression(capacity), ifZero: 0)
+            token = percent.subscribe { receiving.consume($0.new) }
+        }
         for value in 0..<count { set.insert(100_000 + value) }
         withExtendedLifetime(token) {}
     case "set-insert-transaction-1e5":

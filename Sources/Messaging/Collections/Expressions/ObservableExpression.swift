@@ -2,7 +2,8 @@
 /// the latest values of its sources whenever one of them changes.
 ///
 /// Make one from any ``ObservableCache`` whose messages are ``Update``s (a ``Var``, an
-/// ``ArrayFold`` such as ``ObservableArray/observableCount``) and combine expressions with
+/// ``ArrayFold`` such as ``ObservableArray/observableCount``, an ``ObservableCount`` such as
+/// ``ObservableSet/observableCount`` or a view's count) and combine expressions with
 /// `adding(_:)`, `subtracting(_:)`, `multiplied(by:)`, `divided(by:)`, ``negated()`` and
 /// ``divided(by:ifZero:)``, with each other or with plain values:
 ///
@@ -39,8 +40,9 @@
 /// its own observers.
 ///
 /// Any other two sources that change on one edit are still two sources, each reporting the edit
-/// in its turn: a fold and a view of one array, the ``ObservableArray/observableMin`` and the
-/// count, folds of two arrays edited one after the other. Between their two reports the formula
+/// in its turn: a fold and a view of one array (or the view's ``ObservableCount``), the
+/// ``ObservableArray/observableMin`` and the count, folds of two arrays edited one after the
+/// other. Between their two reports the formula
 /// sees one new value and one old. Numbers that must agree there belong in one fold, whose result
 /// an expression can then map.
 ///
@@ -113,7 +115,8 @@ public final class ObservableExpression<Value: Equatable & Sendable>: Observable
 
     /// An expression whose value is the latest value of `source`.
     ///
-    /// - Parameter source: A cache of updates: a ``Var``, an ``ArrayFold``, another expression.
+    /// - Parameter source: A cache of updates: a ``Var``, an ``ArrayFold``, an ``ObservableCount``,
+    ///   another expression.
     /// - Complexity: O(1).
     @inlinable
     public convenience init<Source: ObservableCache & Sendable>(_ source: Source)

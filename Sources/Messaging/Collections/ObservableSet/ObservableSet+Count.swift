@@ -9,8 +9,9 @@ extension ObservableSet {
     /// }
     /// ```
     ///
-    /// It is a standalone operator of the set: it observes the set only while it is observed
-    /// itself, and keeps the set alive while it is. A change of a set does not say how many
+    /// It is an ``ObservableCount``, a standalone operator of the set: it observes the set only
+    /// while it is observed itself, and keeps the set alive while it is. Its `value` is the set's
+    /// count, so it can be a source of an ``ObservableExpression``. A change of a set does not say how many
     /// members the set had, so the operator counts: when it starts observing the set, it reads
     /// the count in the same step, and adds what each change inserts and subtracts what it
     /// removes. A transaction's merged change gives one update, from the count before the
@@ -18,7 +19,7 @@ extension ObservableSet {
     ///
     /// - Complexity: O(1) to make; per change of the set, while observed, O(1) and at most one
     ///   send.
-    public var observableCount: some ObservableSource<Update<Int>> {
-        _RunningCount(self)
+    public var observableCount: ObservableCount<ObservableSet<Element>> {
+        ObservableCount(collection: self) { $0.count }
     }
 }

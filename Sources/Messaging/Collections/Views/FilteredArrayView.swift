@@ -164,13 +164,13 @@ public final class FilteredArrayView<Element: Sendable>: ObservableCache, _Stand
     /// ```
     ///
     /// It reads the counts each change of the view carries (``ArrayChange/countBefore`` and
-    /// ``ArrayChange/countAfter``), so it costs one transform of the view's changes; it observes the
-    /// view only while it is observed itself. Read the current count with ``count``.
+    /// ``ArrayChange/countAfter``), so it costs one transform of the view's changes: it is an
+    /// ``ObservableCount`` of the view, which observes the view only while it is observed itself.
+    /// Its `value` is ``count``, so it can be a source of an ``ObservableExpression``.
     ///
     /// - Complexity: O(1) to make; per change of the view, O(1) and one send.
-    @inlinable
-    public var observableCount: Filtered<FilteredArrayView<Element>, Update<Int>> {
-        compactMap { $0._countUpdate }
+    public var observableCount: ObservableCount<FilteredArrayView<Element>> {
+        ObservableCount(view: self) { $0.count }
     }
 
     @usableFromInline

@@ -130,19 +130,22 @@ public final class FilteredSetView<Element: Hashable & Sendable>: ObservableCach
     /// It observes the set itself, as ``ObservableSet/observableCount`` does, and counts only the
     /// included members: its observation of the set starts with the set's members, read in the
     /// same step, and each later change moves the count by the included members it inserts less
-    /// those it removes.
+    /// those it removes. It is an ``ObservableCount``: its `value` is ``count`` (O(*n*) calls of
+    /// the predicate), so it can be a source of an ``ObservableExpression``.
     ///
     /// - Complexity: O(1) to make; when its observation starts, O(*n*) calls of the predicate; per
     ///   change of the set, *k* calls of the predicate for *k* members inserted and removed, and at
     ///   most one send.
-    public var observableCount: some ObservableSource<Update<Int>> {
+    public var observableCount: ObservableCount<FilteredSetView<Element>> {
         let isIncluded = _isIncluded
-        return _RunningCount(set) { change in
-            var counts = (inserted: 0, removed: 0)
-            for member in change.inserted where isIncluded(member) { counts.inserted += 1 }
-            for member in change.removed where isIncluded(member) { counts.removed += 1 }
-            return counts
-        }
+        return ObservableCount(
+            self, observing: set, start: { set, _ in set._latestMessageUnderLock() },
+            counts: { change in
+                var counts = (inserted: 0, removed: 0)
+                for member in change.inserted where isIncluded(member) { counts.inserted += 1 }
+                for member in change.removed where isIncluded(member) { counts.removed += 1 }
+                return counts
+            }, read: { $0.count })
     }
 
     /// An observable of whether the view has a member equal to `member`: it sends

@@ -110,12 +110,13 @@ where Property.Message == Update<Bool> {
     /// changes its number of elements whose property is `true`, and nothing for one that keeps it.
     ///
     /// It reads the counts each change of the view carries (``ArrayChange/countBefore`` and
-    /// ``ArrayChange/countAfter``): it is a transform of the view, which observes the view (and the
-    /// view its sources) only while it is observed itself. Read the current count with ``count``.
+    /// ``ArrayChange/countAfter``): it is an ``ObservableCount`` of the view, which observes the view
+    /// (and the view its sources) only while it is observed itself. Its `value` is ``count``, so it
+    /// can be a source of an ``ObservableExpression``.
     ///
     /// - Complexity: O(1) to make; per change of the view, O(1) and at most one send.
-    public var observableCount: Filtered<PropertyFilteredArrayView<Element, Property>, Update<Int>> {
-        compactMap { $0._countUpdate }
+    public var observableCount: ObservableCount<PropertyFilteredArrayView<Element, Property>> {
+        ObservableCount(view: self) { $0.count }
     }
 
     /// The contents as one insertion into an empty array, as ``ObservableArray/latestMessage`` gives.

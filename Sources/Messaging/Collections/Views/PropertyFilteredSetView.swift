@@ -149,16 +149,19 @@ where Property.Message == Update<Bool> {
     /// It observes the view, which observes its sources while it is observed. Each of its
     /// observations starts with the view's count, read in the step that starts it (or in the step
     /// the view first knows it), and moves it by the members each change inserts less those it
-    /// removes.
+    /// removes. It is an ``ObservableCount``: its `value` is ``count``, so it can be a source of
+    /// an ``ObservableExpression``.
     ///
     /// - Complexity: O(1) to make; per change of the view, O(1) and at most one send.
-    public var observableCount: some ObservableSource<Update<Int>> {
-        _RunningCount(self) { view, count in
-            // Under the view's messenger lock, which guards its count: the count is read, or
-            // waited for, in the step that starts the observation.
-            view._state._startCount(count)
-            return SetChange()
-        }
+    public var observableCount: ObservableCount<PropertyFilteredSetView<Element, Property>> {
+        ObservableCount(
+            self, observing: self,
+            start: { view, count in
+                // Under the view's messenger lock, which guards its count: the count is read, or
+                // waited for, in the step that starts the observation.
+                view._state._startCount(count)
+                return SetChange()
+            }, read: { $0.count })
     }
 
     /// An observable of whether the view has a member equal to `member`: it sends

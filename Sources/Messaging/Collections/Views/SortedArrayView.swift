@@ -196,12 +196,13 @@ public final class SortedArrayView<Element: Equatable & Sendable>: ObservableCac
     /// changes its number of elements, and nothing for one that keeps it.
     ///
     /// It reads the counts each change of the view carries (``ArrayChange/countBefore`` and
-    /// ``ArrayChange/countAfter``): it is a transform of the view, which observes the view (and the
-    /// view its sources) only while it is observed itself. Read the current count with ``count``.
+    /// ``ArrayChange/countAfter``): it is an ``ObservableCount`` of the view, which observes the view
+    /// (and the view its sources) only while it is observed itself. Its `value` is ``count``, so it
+    /// can be a source of an ``ObservableExpression``.
     ///
     /// - Complexity: O(1) to make; per change of the view, O(1) and at most one send.
-    public var observableCount: Filtered<SortedArrayView<Element>, Update<Int>> {
-        compactMap { $0._countUpdate }
+    public var observableCount: ObservableCount<SortedArrayView<Element>> {
+        ObservableCount(view: self) { $0.count }
     }
 
     /// The whole contents as one insertion into an empty array: what a new observation that asks
