@@ -165,4 +165,156 @@ struct ObservableCountTests {
         #expect(weakCount == nil)
         #expect(weakSet == nil)
     }
+
+    @Test func countsOfOneSetAreObservedTogetherAndNeverDisagree() {
+        let numbers = ObservableSet(Set(0..<10))
+        let all = ObservableExpression(numbers.observableCount)
+        let even = ObservableExpression(numbers.filteredElements { $0 % 2 == 0 }.observableCount)
+        let odd = ObservableExpression(numbers.filteredElements { $0 % 2 != 0 }.observableCount)
+        let zero = all.subtracting(even).subtracting(odd)
+        let zeros = ExpressionRecorder(zero)
+        let share = even.multiplied(by: 100).divided(by: all, ifZero: -1)
+        let shares = ExpressionRecorder(share)
+        #expect(numbers.messenger.observationCount == 2)  // once per expression
+        numbers.insert(10)  // 6 of 11 even
+        numbers.formUnion([12, 14])  // 8 of 13
+        numbers.withTransaction {
+            numbers.remove(0)
+            numbers.insert(21)
+        }  // 7 of 13
+        numbers.subtract(Set(0..<100))  // none
+        #expect(zeros.take().isEmpty)
+        #expect(zero.value == 0)
+        // Every result is a state that existed: a new even count never meets an old total.
+        #expect(shares.take() == [Update(50, 54), Update(54, 61), Update(61, 53), Update(53, -1)])
+    }
+
+    @Test func aDictionarysCountsAreObservedTogether() {
+        let scores = ObservableDictionary(["ann": 1])
+        let count = ObservableExpression(scores.observableCount)
+        let zero = count.subtracting(ObservableExpression(scores.observableCount))  // two counts, one dictionary
+        let zeros = ExpressionRecorder(zero)
+        #expect(scores.messenger.observationCount == 1)
+        scores["bob"] = 2
+        scores["ann"] = nil
+        #expect(zeros.take().isEmpty)
+    }
+
+    @Test func aFilteredArrayViewsCountIsFoldedWithTheArraysFolds() {
+        let numbers = ObservableArray(Array(0..<10))
+        let all = ObservableExpression(numbers.observableCount)
+        let even = ObservableExpression(numbers.filteredElements { $0 % 2 == 0 }.observableCount)
+        let odd = ObservableExpression(numbers.observableCount { $0 % 2 != 0 })
+        let zero = all.subtracting(even).subtracting(odd)
+        let zeros = ExpressionRecorder(zero)
+        #expect(numbers.messenger.observationCount == 1)
+        numbers.append(10)
+        numbers.replaceSubrange(0..<4, with: [1, 3])
+        numbers.removeAll()
+        #expect(zeros.take().isEmpty)
+        #expect(all.value == 0 && even.value == 0)
+    }
+
+    @Test func countsOfOneSetEditedFromEightThreadsNeverDisagree() {
+        let numbers = ObservableSet<Int>()
+        let all = ObservableExpression(numbers.observableCount)
+        let even = ObservableExpression(numbers.filteredElements { $0 % 2 == 0 }.observableCount)
+        let odd = ObservableExpression(numbers.filteredElements { $0 % 2 != 0 }.observableCount)
+        let zero = all.subtracting(even).subtracting(odd)
+        let zeros = ExpressionRecorder(zero)
+        let counts = ExpressionRecorder(all)
+        let finished = runOnThreads(8) { thread in
+            for step in 0..<300 {
+                if step % 3 == 2 {
+                    numbers.remove(thread * 1000 + step - 1)
+                } else {
+                    numbers.insert(thread * 1000 + step)
+                }
+            }
+        }
+        #expect(finished)
+        #expect(waitUntilDelivered(numbers.messenger, zero.messenger, all.messenger))
+        #expect(zeros.take().isEmpty)
+        #expect(counts.take().last?.new == 8 * 100)
+        #expect(zero.value == 0 && all.value == numbers.count)
+    }
+
+    @Test func anExpressionOfCountsOfOneSetReleasesThemAndTheSet() {
+        weak var weakSet: ObservableSet<Int>?
+        weak var weakExpression: ObservableExpression<Int>?
+        do {
+            let numbers = ObservableSet([1, 2])
+            let difference = ObservableExpression(numbers.observableCount)
+                .subtracting(ObservableExpression(numbers.filteredElements { $0 > 1 }.observableCount))
+            weakSet = numbers
+            weakExpression = difference
+            var recorder: ExpressionRecorder<Int>? = ExpressionRecorder(difference)
+            numbers.insert(0)
+            #expect(recorder?.take() == [Update(1, 2)])
+            recorder = nil
+            #expect(numbers.messenger.observationCount == 0)
+        }
+        #expect(weakExpression == nil)
+        #expect(weakSet == nil)
+    }
+
+    @Test(arguments: ObservableExpressionModelTests.seeds)
+    func randomEditsOfASetNeverMakeItsCountsDisagree(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let numbers = ObservableSet<Int>()
+        let all = ObservableExpression(numbers.observableCount)
+        let small = ObservableExpression(numbers.filteredElements { abs($0) < 10 }.observableCount)
+        let even = ObservableExpression(numbers.filteredElements { $0 % 2 == 0 }.observableCount)
+        let formulas: [(ObservableExpression<Int>, @Sendable (Set<Int>) -> Int)] = [
+            (
+                small.multiplied(by: 100).divided(by: all, ifZero: -1),
+                { $0.isEmpty ? -1 : $0.count { abs($0) < 10 } * 100 / $0.count }
+            ),
+            (
+                all.subtracting(even).multiplied(by: 7).adding(small),
+                { 7 * $0.count { $0 % 2 != 0 } + $0.count { abs($0) < 10 } }
+            ),
+        ]
+        // Each handler checks its result against the contents when it runs.
+        let mismatches = Locked(0)
+        let tokens = formulas.map { expression, formula in
+            expression.subscribe { update in
+                if update.new != formula(numbers.value) { mismatches.withLock { $0 += 1 } }
+            }
+        }
+        #expect(numbers.messenger.observationCount == 2)  // once per expression
+        for step in 0..<ObservableExpressionModelTests.steps {
+            if random.roll(0..<20) == 0 {
+                numbers.withTransaction {
+                    for _ in 0..<random.roll(1..<5) { Self.edit(numbers, &random) }
+                }
+            } else {
+                Self.edit(numbers, &random)
+            }
+            let contents = numbers.value
+            for (index, formula) in formulas.enumerated() where formula.0.value != formula.1(contents) {
+                Issue.record("seed \(seed), step \(step), formula \(index): \(formula.0.value) for \(contents)")
+                return
+            }
+            if mismatches.withLock({ $0 }) != 0 {
+                Issue.record("seed \(seed), step \(step): a result sent disagreed with the contents")
+                return
+            }
+        }
+        withExtendedLifetime(tokens) {}
+    }
+
+    static func edit(_ numbers: ObservableSet<Int>, _ random: inout SeededGenerator) {
+        if numbers.count > 40 {
+            // Keeps the contents small, so that recomputing each formula stays cheap.
+            numbers.subtract(Set(numbers.value.prefix(random.roll(1..<10))))
+            return
+        }
+        switch random.roll(0..<5) {
+        case 0, 1: numbers.insert(random.roll(-30..<30))
+        case 2: numbers.remove(random.roll(-30..<30))
+        case 3: numbers.formUnion((0..<random.roll(0..<4)).map { _ in random.roll(-30..<30) })
+        default: numbers.formSymmetricDifference(Set((0..<random.roll(0..<4)).map { _ in random.roll(-30..<30) }))
+        }
+    }
 }

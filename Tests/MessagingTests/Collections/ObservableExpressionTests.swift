@@ -403,6 +403,7 @@ struct ObservableExpressionFoldModelTests {
         let sum = ObservableExpression(numbers.observableSum)
         let halves = ObservableExpression(
             ArrayFold(numbers, initial: 0.0, adding: { $0 + Double($1) / 2 }, removing: { $0 - Double($1) / 2 }))
+        let positive = ObservableExpression(numbers.filteredElements { $0 > 0 }.observableCount)
         let formulas: [(ObservableExpression<Int>, @Sendable ([Int]) -> Int)] = [
             (
                 even.multiplied(by: 100).divided(by: all, ifZero: -1),
@@ -415,6 +416,11 @@ struct ObservableExpressionFoldModelTests {
             ),
             // A fold with another result type: the group keeps its results type-erased.
             (halves.combined(with: all) { Int($0 * 2) - $1 }, { $0.reduce(0, +) - $0.count }),
+            // A filtered view's count joins the folds of its array.
+            (
+                positive.multiplied(by: 100).divided(by: all, ifZero: -1),
+                { $0.isEmpty ? -1 : $0.count { $0 > 0 } * 100 / $0.count }
+            ),
         ]
         // Each handler checks its result against the contents when it runs: one step after the
         // edit, or the end of the outermost transaction.
@@ -424,7 +430,7 @@ struct ObservableExpressionFoldModelTests {
                 if update.new != formula(numbers.value) { mismatches.withLock { $0 += 1 } }
             }
         }
-        #expect(numbers.messenger.observationCount == 4)
+        #expect(numbers.messenger.observationCount == 5)  // once per expression
 
         for step in 0..<Self.steps {
             if random.roll(0..<20) == 0 {

@@ -51,6 +51,9 @@ public final class ObservableCount<Counted: Sendable>: ObservableCache, _Standal
     /// Reads the current count of `counted`.
     let _readCount: @Sendable (Counted) -> Int
     let _link: any _AnyOriginLink
+    /// How an expression observes this count together with the other sources of its collection;
+    /// `nil` for a count an expression observes alone.
+    @usableFromInline let _expressionMember: _ExpressionFoldMember?
 
     /// The current count of the collection.
     ///
@@ -67,10 +70,19 @@ public final class ObservableCount<Counted: Sendable>: ObservableCache, _Standal
     }
 
     /// Counts an array view, whose changes carry its count before and after them.
-    init<Element>(view: Counted, read: @escaping @Sendable (Counted) -> Int)
+    ///
+    /// - Parameters:
+    ///   - view: The view counted.
+    ///   - member: For a view whose count is a fold of its array, that fold, which an expression
+    ///     observes with the array's other folds.
+    ///   - read: Reads the current count of the view.
+    init<Element>(
+        view: Counted, member: _ExpressionFoldMember? = nil, read: @escaping @Sendable (Counted) -> Int
+    )
     where Counted: ObservableSource<ArrayChange<Element>> {
         counted = view
         _readCount = read
+        _expressionMember = member
         let core = messenger._core
         _link = Self._link(to: view, for: messenger) { change, author, isolation in
             guard let update = change._countUpdate else { return }
@@ -90,6 +102,7 @@ public final class ObservableCount<Counted: Sendable>: ObservableCache, _Standal
     ///     its value instead. Library code only.
     ///   - counts: How many members a change (or the replay) inserts and removes; by default all of
     ///     them. It runs outside every lock of the library.
+    ///   - member: How an expression observes this count with the other counts of `origin`.
     ///   - read: Reads the current count of `counted`.
     init<Origin: ObservableSource>(
         _ counted: Counted,
@@ -98,10 +111,12 @@ public final class ObservableCount<Counted: Sendable>: ObservableCache, _Standal
         counts: @escaping @Sendable (Origin.Message) -> (inserted: Int, removed: Int) = {
             ($0._insertedCount, $0._removedCount)
         },
+        member: _ExpressionFoldMember? = nil,
         read: @escaping @Sendable (Counted) -> Int
     ) where Origin.Message: _CountingChange {
         self.counted = counted
         _readCount = read
+        _expressionMember = member
         let core = messenger._core
         _link = _OriginLink(
             origin,
@@ -145,12 +160,26 @@ public final class ObservableCount<Counted: Sendable>: ObservableCache, _Standal
 // immutable.
 extension ObservableCount: @unchecked Sendable {}
 
-extension ObservableCount where Counted: _LatestUnderLock, Counted.Message: _CountingChange {
-    /// Counts the members of a set or a dictionary, whose contents seed each observation's count.
-    convenience init(collection: Counted, read: @escaping @Sendable (Counted) -> Int) {
+extension ObservableCount: _ExpressionFoldSource {
+    @usableFromInline
+    var _expressionFoldMember: _ExpressionFoldMember? { _expressionMember }
+}
+
+extension ObservableCount {
+    /// Counts the members of `collection`, a set or a dictionary, that `counts` counts in each
+    /// change: each observation's count is seeded by the contents, read in the step that starts
+    /// it. An expression observes it together with the other counts of the collection.
+    convenience init<Origin: _LatestUnderLock & Sendable>(
+        _ counted: Counted,
+        countingMembersOf collection: Origin,
+        counts: @escaping @Sendable (Origin.Message) -> (inserted: Int, removed: Int) = {
+            ($0._insertedCount, $0._removedCount)
+        },
+        read: @escaping @Sendable (Counted) -> Int
+    ) where Origin.Message: _CountingChange {
         self.init(
-            collection, observing: collection, start: { collection, _ in collection._latestMessageUnderLock() },
-            read: read)
+            counted, observing: collection, start: { collection, _ in collection._latestMessageUnderLock() },
+            counts: counts, member: .count(of: collection, counts: counts), read: read)
     }
 }
 

@@ -37,14 +37,16 @@
 /// their functions on each change, so the change reaches the formula as one step: a share of open
 /// issues never divides a new open count by an old total. The folds' own observers are not
 /// involved: the expression folds the array for itself, in addition to what each fold does for
-/// its own observers.
+/// its own observers. The count of a ``FilteredArrayView`` counts what its predicate includes, so
+/// it joins the folds of its array. The counts of one ``ObservableSet`` or
+/// ``ObservableDictionary`` (its ``ObservableSet/observableCount`` and the count of a
+/// ``FilteredSetView`` of it) are observed together the same way.
 ///
 /// Any other two sources that change on one edit are still two sources, each reporting the edit
-/// in its turn: a fold and a view of one array (or the view's ``ObservableCount``), the
+/// in its turn: a fold and any other view of one array (or that view's ``ObservableCount``), the
 /// ``ObservableArray/observableMin`` and the count, folds of two arrays edited one after the
-/// other. Between their two reports the formula
-/// sees one new value and one old. Numbers that must agree there belong in one fold, whose result
-/// an expression can then map.
+/// other. Between their two reports the formula sees one new value and one old. Numbers that must
+/// agree there belong in one fold, whose result an expression can then map.
 ///
 /// ## Observed or not
 ///
@@ -61,7 +63,8 @@
 /// - Complexity: Per change of a source, while observed: O(*n*) for *n* distinct sources, plus
 ///   one evaluation of the formula and one send. For a change of an array whose folds it groups,
 ///   O(*k* × *m*) calls of the folds' functions for *k* elements removed and inserted and *m*
-///   folds of that array. Combining two expressions is O(*n*) for the
+///   folds of that array; for a set or a dictionary whose counts it groups, one call per count of
+///   each count's function, which for a filtered view's count calls the predicate *k* times. Combining two expressions is O(*n*) for the
 ///   sources of both.
 public final class ObservableExpression<Value: Equatable & Sendable>: ObservableCache, _StandaloneOperator {
     /// The messenger that sends the result's updates.

@@ -6,41 +6,71 @@
 // folds of the same array observes that array once, through one fold whose result is the list
 // of their results: each edit updates all of them in one step and reaches the expression as one
 // change. When the folds share one result type (two counts, say), the list is an array of it and
-// each step calls their functions without a cast.
+// each step calls their functions without a cast. The counts of one set or dictionary (an
+// `ObservableCount`) are grouped the same way (`_ExpressionCountGroup.swift`), and the count of a
+// `FilteredArrayView` joins the folds of its array as the fold that counts what its predicate
+// includes.
 
-/// What an ``ArrayFold`` gives an expression so that it can be folded with the other folds of
-/// its array.
+/// What an ``ArrayFold`` or an ``ObservableCount`` gives an expression so that it can be observed
+/// together with the other sources that follow the same collection.
 @usableFromInline
 protocol _ExpressionFoldSource {
-    /// The fold, its array, and how to fold it together with the other folds of that array.
-    var _expressionFoldMember: _ExpressionFoldMember { get }
+    /// The source, its collection, and how to observe it together with the other sources of that
+    /// collection; `nil` for a source observed alone.
+    var _expressionFoldMember: _ExpressionFoldMember? { get }
 }
 
-/// One fold of an ``ObservableExpression``, with the types of its elements and result erased.
+/// One fold of an ``ObservableExpression`` (an ``ArrayFold``, or a running count of a set or a
+/// dictionary), with the types of its elements and result erased.
 @usableFromInline
 struct _ExpressionFoldMember: Sendable {
-    /// The identity of the array folded: folds with the same one are grouped.
-    @usableFromInline let arrayID: ObjectIdentifier
+    /// The identity of the collection followed: sources with the same one are grouped. An array's
+    /// folds and a set's counts never share one, since each collection is one object.
+    @usableFromInline let collectionID: ObjectIdentifier
     /// The identity of the fold's result type: a group whose folds all have one result type
     /// keeps their results in an array of that type.
     @usableFromInline let resultType: ObjectIdentifier
-    /// The fold's functions: a `_TypedFoldMember` of the array's element type.
+    /// The fold's functions: a `_TypedFoldMember` of the array's element type; for a count, the
+    /// function that counts a change.
     @usableFromInline let typed: any Sendable
-    /// The fold's functions with their own types: a `_ResultTypedFoldMember`.
+    /// The fold's functions with their own types: a `_ResultTypedFoldMember`; for a count, the
+    /// function that counts a change.
     @usableFromInline let resultTyped: any Sendable
-    /// Makes the one source that folds `members`, the folds of this one's array, in one
+    /// Makes the one source that folds `members`, the folds of this one's collection, in one
     /// observation of it; its value is an array of their results in that order when
     /// ``haveOneResultType(_:)``, a `_FoldResults` otherwise.
     @usableFromInline let makeGroup: @Sendable (_ members: [_ExpressionFoldMember]) -> _ExpressionSource
 
+    /// A member made of its parts: a count's.
+    @usableFromInline
+    init(
+        collectionID: ObjectIdentifier,
+        resultType: ObjectIdentifier,
+        typed: any Sendable,
+        makeGroup: @escaping @Sendable (_ members: [_ExpressionFoldMember]) -> _ExpressionSource
+    ) {
+        self.collectionID = collectionID
+        self.resultType = resultType
+        self.typed = typed
+        resultTyped = typed
+        self.makeGroup = makeGroup
+    }
+
     @inlinable
     init<Element: Sendable, Result: Equatable & Sendable>(_ fold: ArrayFold<Element, Result>) {
-        let array = fold.array
-        arrayID = ObjectIdentifier(array)
+        self.init(array: fold.array, initial: fold._initial, adding: fold._adding, removing: fold._removing)
+    }
+
+    /// The member of the fold of `array` with these functions, without making an ``ArrayFold``.
+    @inlinable
+    init<Element: Sendable, Result: Equatable & Sendable>(
+        array: ObservableArray<Element>,
+        initial: Result,
+        adding: @escaping @Sendable (Result, Element) -> Result,
+        removing: @escaping @Sendable (Result, Element) -> Result
+    ) {
+        collectionID = ObjectIdentifier(array)
         resultType = ObjectIdentifier(Result.self)
-        let initial = fold._initial
-        let adding = fold._adding
-        let removing = fold._removing
         resultTyped = _ResultTypedFoldMember<Element, Result>(initial: initial, adding: adding, removing: removing)
         typed = _TypedFoldMember<Element>(
             initial: initial,
@@ -182,7 +212,7 @@ struct _FoldResults: Equatable, Sendable {
 
 extension ArrayFold: _ExpressionFoldSource {
     @inlinable
-    var _expressionFoldMember: _ExpressionFoldMember {
+    var _expressionFoldMember: _ExpressionFoldMember? {
         _ExpressionFoldMember(self)
     }
 }
@@ -216,22 +246,23 @@ struct _ExpressionSlot: Sendable {
 }
 
 extension _ExpressionSource {
-    /// The sources to observe for `sources`, with two or more folds of one array replaced by one
-    /// source that folds them together, and where the formula reads each of `sources`.
+    /// The sources to observe for `sources`, with two or more folds of one collection replaced by
+    /// one source that folds them together, and where the formula reads each of `sources`.
     ///
     /// - Complexity: O(*n*) for *n* sources.
     @inlinable
     static func observed(
         _ sources: [_ExpressionSource]
     ) -> (sources: [_ExpressionSource], slots: [ObjectIdentifier: _ExpressionSlot]) {
-        var foldsOfArray: [ObjectIdentifier: [Int]] = [:]
+        var foldsOfCollection: [ObjectIdentifier: [Int]] = [:]
         for (index, source) in sources.enumerated() {
-            if let member = source.foldMember { foldsOfArray[member.arrayID, default: []].append(index) }
+            if let member = source.foldMember { foldsOfCollection[member.collectionID, default: []].append(index) }
         }
         var observed: [_ExpressionSource] = []
         var slots: [ObjectIdentifier: _ExpressionSlot] = [:]
         for (index, source) in sources.enumerated() {
-            guard let member = source.foldMember, let group = foldsOfArray[member.arrayID], group.count > 1 else {
+            guard let member = source.foldMember, let group = foldsOfCollection[member.collectionID], group.count > 1
+            else {
                 slots[source.id] = _ExpressionSlot(index: observed.count, member: nil)
                 observed.append(source)
                 continue

@@ -11,6 +11,6 @@ extension ObservableDictionary {
     /// - Complexity: O(1) to make; per change of the dictionary, while observed, O(1) and at most
     ///   one send.
     public var observableCount: ObservableCount<ObservableDictionary<Key, Value>> {
-        ObservableCount(collection: self) { $0.count }
+        ObservableCount(self, countingMembersOf: self) { $0.count }
     }
 }

@@ -20,6 +20,6 @@ extension ObservableSet {
     /// - Complexity: O(1) to make; per change of the set, while observed, O(1) and at most one
     ///   send.
     public var observableCount: ObservableCount<ObservableSet<Element>> {
-        ObservableCount(collection: self) { $0.count }
+        ObservableCount(self, countingMembersOf: self) { $0.count }
     }
 }

@@ -170,7 +170,13 @@ public final class FilteredArrayView<Element: Sendable>: ObservableCache, _Stand
     ///
     /// - Complexity: O(1) to make; per change of the view, O(1) and one send.
     public var observableCount: ObservableCount<FilteredArrayView<Element>> {
-        ObservableCount(view: self) { $0.count }
+        // To an expression, the view's count is the fold that counts what the predicate includes,
+        // observed with the array's other folds.
+        let isIncluded = _isIncluded
+        let member = _ExpressionFoldMember(
+            array: array, initial: 0, adding: { count, element in isIncluded(element) ? count + 1 : count },
+            removing: { count, element in isIncluded(element) ? count - 1 : count })
+        return ObservableCount(view: self, member: member) { $0.count }
     }
 
     @usableFromInline

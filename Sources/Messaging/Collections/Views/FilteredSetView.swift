@@ -139,7 +139,7 @@ public final class FilteredSetView<Element: Hashable & Sendable>: ObservableCach
     public var observableCount: ObservableCount<FilteredSetView<Element>> {
         let isIncluded = _isIncluded
         return ObservableCount(
-            self, observing: set, start: { set, _ in set._latestMessageUnderLock() },
+            self, countingMembersOf: set,
             counts: { change in
                 var counts = (inserted: 0, removed: 0)
                 for member in change.inserted where isIncluded(member) { counts.inserted += 1 }
