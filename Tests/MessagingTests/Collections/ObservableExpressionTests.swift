@@ -421,6 +421,11 @@ struct ObservableExpressionFoldModelTests {
                 positive.multiplied(by: 100).divided(by: all, ifZero: -1),
                 { $0.isEmpty ? -1 : $0.count { $0 > 0 } * 100 / $0.count }
             ),
+            // An extreme joins them too: the group then follows the changes member by member.
+            (
+                ObservableExpression(numbers.observableMax).combined(with: even) { ($0 ?? -100) * 1000 + $1 },
+                { ($0.max() ?? -100) * 1000 + $0.count { $0 % 2 == 0 } }
+            ),
         ]
         // Each handler checks its result against the contents when it runs: one step after the
         // edit, or the end of the outermost transaction.
@@ -430,7 +435,7 @@ struct ObservableExpressionFoldModelTests {
                 if update.new != formula(numbers.value) { mismatches.withLock { $0 += 1 } }
             }
         }
-        #expect(numbers.messenger.observationCount == 5)  // once per expression
+        #expect(numbers.messenger.observationCount == 6)  // once per expression
 
         for step in 0..<Self.steps {
             if random.roll(0..<20) == 0 {

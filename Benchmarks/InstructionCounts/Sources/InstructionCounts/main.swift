@@ -68,7 +68,9 @@
 // of two arrays of 10^5 elements whose concatenation is observed), expression-var-set-2 (per update:
 // a Var set that feeds an observed expression of two variables, their sum; compare with var-set and
 // combine-latest-2), expression-array-share-1e5 (per append to an array of 10^5 elements: an observed
-// expression of two folds of it, the share of even elements in percent).
+// expression of two folds of it, the share of even elements in percent), expression-array-range-1e5
+// (per append of a pseudo-random number to an array of 10^5 elements: an observed expression of its
+// greatest and least elements, their difference).
 
 import Foundation
 import MallocInfo
@@ -489,6 +491,16 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
         let share = even.multiplied(by: 100).divided(by: ObservableExpression(array.observableCount), ifZero: 0)
         let token = share.subscribe { receiving.consume($0.new) }
         for value in 0..<count { array.append(value) }
+        withExtendedLifetime(token) {}
+    case "expression-array-range-1e5":
+        // Per append to an array of 10^5 elements: an observed expression of its greatest and
+        // least elements, observed together (compare with array-append-min-1e5).
+        let array = ObservableArray(Array(0..<100_000))
+        let range = ObservableExpression(array.observableMax)
+            .combined(with: ObservableExpression(array.observableMin)) { ($0 ?? 0) - ($1 ?? 0) }
+        let token = range.subscribe { receiving.consume($0.new) }
+        var random = PseudoRandom(state: 0x2545_F491_4F6C_DD1D)
+        for _ in 0..<count { array.append(random.next(below: 200_000)) }
         withExtendedLifetime(token) {}
     case "array-append-transaction-sum-1e5":
         // Per append: appends grouped in transactions of 100, the sum observed.

@@ -38,13 +38,16 @@
 /// issues never divides a new open count by an old total. The folds' own observers are not
 /// involved: the expression folds the array for itself, in addition to what each fold does for
 /// its own observers. The count of a ``FilteredArrayView`` counts what its predicate includes, so
-/// it joins the folds of its array. The counts of one ``ObservableSet`` or
+/// it joins the folds of its array. An ``ArrayExtremum`` (``ObservableArray/observableMin``,
+/// ``ObservableArray/observableMax``, or those of a ``FilteredArrayView``) joins them too: the
+/// group then keeps one state per member, the extreme's elements in order, so `max - min` is
+/// always the range of one state of the array. The counts of one ``ObservableSet`` or
 /// ``ObservableDictionary`` (its ``ObservableSet/observableCount`` and the count of a
 /// ``FilteredSetView`` of it) are observed together the same way.
 ///
 /// Any other two sources that change on one edit are still two sources, each reporting the edit
-/// in its turn: a fold and any other view of one array (or that view's ``ObservableCount``), the
-/// ``ObservableArray/observableMin`` and the count, folds of two arrays edited one after the
+/// in its turn: a fold and any other view of one array (a sorted view, a filter by a property or
+/// by a parameter, or that view's ``ObservableCount``), folds of two arrays edited one after the
 /// other. Between their two reports the formula sees one new value and one old. Numbers that must
 /// agree there belong in one fold, whose result an expression can then map.
 ///
@@ -63,8 +66,9 @@
 /// - Complexity: Per change of a source, while observed: O(*n*) for *n* distinct sources, plus
 ///   one evaluation of the formula and one send. For a change of an array whose folds it groups,
 ///   O(*k* × *m*) calls of the folds' functions for *k* elements removed and inserted and *m*
-///   folds of that array; for a set or a dictionary whose counts it groups, one call per count of
-///   each count's function, which for a filtered view's count calls the predicate *k* times. Combining two expressions is O(*n*) for the
+///   folds of that array, plus O(*k* log *n*) per extreme among them for *n* elements; for a set
+///   or a dictionary whose counts it groups, one call per count of each count's function, which
+///   for a filtered view's count calls the predicate *k* times. Combining two expressions is O(*n*) for the
 ///   sources of both.
 public final class ObservableExpression<Value: Equatable & Sendable>: ObservableCache, _StandaloneOperator {
     /// The messenger that sends the result's updates.

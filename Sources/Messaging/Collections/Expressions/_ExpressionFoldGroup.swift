@@ -40,19 +40,29 @@ struct _ExpressionFoldMember: Sendable {
     /// observation of it; its value is an array of their results in that order when
     /// ``haveOneResultType(_:)``, a `_FoldResults` otherwise.
     @usableFromInline let makeGroup: @Sendable (_ members: [_ExpressionFoldMember]) -> _ExpressionSource
+    /// For a member that follows an array (a fold or an extreme): how it follows the array's
+    /// changes in a group with an extreme, an `_ArrayChangeMember` of its element type.
+    @usableFromInline let changeMember: (any Sendable)?
+    /// Whether the member's group must follow the array's changes member by member, not as one
+    /// fold: an extreme's.
+    @usableFromInline let needsChangeGroup: Bool
 
-    /// A member made of its parts: a count's.
+    /// A member made of its parts: a count's or an extreme's.
     @usableFromInline
     init(
         collectionID: ObjectIdentifier,
         resultType: ObjectIdentifier,
         typed: any Sendable,
+        changeMember: (any Sendable)? = nil,
+        needsChangeGroup: Bool = false,
         makeGroup: @escaping @Sendable (_ members: [_ExpressionFoldMember]) -> _ExpressionSource
     ) {
         self.collectionID = collectionID
         self.resultType = resultType
         self.typed = typed
         resultTyped = typed
+        self.changeMember = changeMember
+        self.needsChangeGroup = needsChangeGroup
         self.makeGroup = makeGroup
     }
 
@@ -72,12 +82,19 @@ struct _ExpressionFoldMember: Sendable {
         collectionID = ObjectIdentifier(array)
         resultType = ObjectIdentifier(Result.self)
         resultTyped = _ResultTypedFoldMember<Element, Result>(initial: initial, adding: adding, removing: removing)
-        typed = _TypedFoldMember<Element>(
+        let typed = _TypedFoldMember<Element>(
             initial: initial,
             adding: { result, element in adding(result as! Result, element) },
             removing: { result, element in removing(result as! Result, element) },
             isEqual: { lhs, rhs in (lhs as! Result) == (rhs as! Result) })
+        self.typed = typed
+        changeMember = _ArrayChangeMember(fold: typed)
+        needsChangeGroup = false
         makeGroup = { members in
+            if members.contains(where: \.needsChangeGroup) {
+                // An extreme is among them: each member follows the changes with a state of its own.
+                return _ExpressionFoldMember.changeGroup(of: array, members)
+            }
             if _ExpressionFoldMember.haveOneResultType(members) {
                 // Every member's functions keep their types: no cast and no existential per element.
                 let folds = members.map { $0.resultTyped as! _ResultTypedFoldMember<Element, Result> }
@@ -270,7 +287,8 @@ extension _ExpressionSource {
             // The group takes the place of its first fold.
             guard group[0] == index else { continue }
             let members = group.map { sources[$0].foldMember! }
-            let isTypedGroup = _ExpressionFoldMember.haveOneResultType(members)
+            let isTypedGroup =
+                _ExpressionFoldMember.haveOneResultType(members) && !members.contains(where: \.needsChangeGroup)
             for (position, memberIndex) in group.enumerated() {
                 slots[sources[memberIndex].id] = _ExpressionSlot(
                     index: observed.count, member: position, isTypedGroup: isTypedGroup)

@@ -19,7 +19,9 @@
 ///
 /// Like every standalone transform, it observes the array only while it is observed itself,
 /// sorting the contents once when its first observation starts. While nothing observes it,
-/// ``value`` looks at every element each time it is read.
+/// ``value`` looks at every element each time it is read. An ``ObservableExpression`` that uses it
+/// with other extremes or folds of the same array observes them together, so that the formula
+/// never mixes two moments of the array.
 ///
 /// - Complexity: Per element the array inserts or removes, while observed: O(log *n*) for *n*
 ///   elements, plus one send when the extreme element changes. Reading ``value`` is O(1) while
@@ -37,6 +39,9 @@ public final class ArrayExtremum<Element: Equatable & Sendable>: ObservableCache
     /// `nil` for all of them.
     @usableFromInline let _isIncluded: (@Sendable (Element) -> Bool)?
     @usableFromInline let _state: _SortedViewState<Element>
+    /// How an ``ObservableExpression`` follows this extreme in a group with the other folds and
+    /// extremes of the array.
+    @usableFromInline let _changeMember: _ArrayChangeMember<Element>
     @usableFromInline let _link: _OriginLink<ObservableArray<Element>, ArrayChange<Element>>
 
     /// Makes an observable of the least element of `array` by `areInIncreasingOrder`; observing it
@@ -70,6 +75,7 @@ public final class ArrayExtremum<Element: Equatable & Sendable>: ObservableCache
         let core = messenger._core
         self.init(
             _array: array, isIncluded: isIncluded, by: areInIncreasingOrder, messenger: messenger, state: state,
+            changeMember: .extremum(isIncluded: isIncluded, by: areInIncreasingOrder),
             handler: { change, author, isolation in
                 guard let (tree, epoch) = state.treeOrQueue(change) else { return }
                 // Only this handler changes the tree: reading it here, outside the lock, is safe.
@@ -125,6 +131,7 @@ public final class ArrayExtremum<Element: Equatable & Sendable>: ObservableCache
         by areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool,
         messenger: Messenger<Update<Element?>>,
         state: _SortedViewState<Element>,
+        changeMember: _ArrayChangeMember<Element>,
         handler: @escaping (ArrayChange<Element>, AnyObject, (any Actor)?) -> Void,
         starter:
             @escaping (ObservableArray<Element>, _Observation<ArrayChange<Element>>, Messenger<ArrayChange<Element>>)
@@ -136,6 +143,7 @@ public final class ArrayExtremum<Element: Equatable & Sendable>: ObservableCache
         _areInIncreasingOrder = areInIncreasingOrder
         _isIncluded = isIncluded
         _state = state
+        _changeMember = changeMember
         _link = _OriginLink(
             array, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: handler,
             starter: starter)
