@@ -125,15 +125,7 @@ struct ObservableCountTests {
         let numbers = ObservableSet<Int>()
         let count = ObservableExpression(numbers.observableCount)
         let recorder = ExpressionRecorder(count)
-        let finished = runOnThreads(8) { thread in
-            for step in 0..<300 {
-                if step % 3 == 2 {
-                    numbers.remove(thread * 1000 + step - 1)
-                } else {
-                    numbers.insert(thread * 1000 + step)
-                }
-            }
-        }
+        let finished = Self.insertAndRemoveFromEightThreads(numbers)
         #expect(finished)
         #expect(waitUntilDelivered(numbers.messenger, count.messenger))
         let updates = recorder.take()
@@ -223,15 +215,7 @@ struct ObservableCountTests {
         let zero = all.subtracting(even).subtracting(odd)
         let zeros = ExpressionRecorder(zero)
         let counts = ExpressionRecorder(all)
-        let finished = runOnThreads(8) { thread in
-            for step in 0..<300 {
-                if step % 3 == 2 {
-                    numbers.remove(thread * 1000 + step - 1)
-                } else {
-                    numbers.insert(thread * 1000 + step)
-                }
-            }
-        }
+        let finished = Self.insertAndRemoveFromEightThreads(numbers)
         #expect(finished)
         #expect(waitUntilDelivered(numbers.messenger, zero.messenger, all.messenger))
         #expect(zeros.take().isEmpty)
@@ -260,7 +244,6 @@ struct ObservableCountTests {
 
     @Test(arguments: ObservableExpressionModelTests.seeds)
     func randomEditsOfASetNeverMakeItsCountsDisagree(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
         let numbers = ObservableSet<Int>()
         let all = ObservableExpression(numbers.observableCount)
         let small = ObservableExpression(numbers.filteredElements { abs($0) < 10 }.observableCount)
@@ -275,33 +258,10 @@ struct ObservableCountTests {
                 { 7 * $0.count { $0 % 2 != 0 } + $0.count { abs($0) < 10 } }
             ),
         ]
-        // Each handler checks its result against the contents when it runs.
-        let mismatches = Locked(0)
-        let tokens = formulas.map { expression, formula in
-            expression.subscribe { update in
-                if update.new != formula(numbers.value) { mismatches.withLock { $0 += 1 } }
-            }
-        }
-        #expect(numbers.messenger.observationCount == 2)  // once per expression
-        for step in 0..<ObservableExpressionModelTests.steps {
-            if random.roll(0..<20) == 0 {
-                numbers.withTransaction {
-                    for _ in 0..<random.roll(1..<5) { Self.edit(numbers, &random) }
-                }
-            } else {
-                Self.edit(numbers, &random)
-            }
-            let contents = numbers.value
-            for (index, formula) in formulas.enumerated() where formula.0.value != formula.1(contents) {
-                Issue.record("seed \(seed), step \(step), formula \(index): \(formula.0.value) for \(contents)")
-                return
-            }
-            if mismatches.withLock({ $0 }) != 0 {
-                Issue.record("seed \(seed), step \(step): a result sent disagreed with the contents")
-                return
-            }
-        }
-        withExtendedLifetime(tokens) {}
+        checkFormulasThroughRandomEdits(
+            formulas, contents: { numbers.value }, seed: seed, steps: ObservableExpressionModelTests.steps,
+            whileSubscribed: { #expect(numbers.messenger.observationCount == 2) },  // once per expression
+            transaction: { numbers.withTransaction($0) }, edit: { Self.edit(numbers, &$0) })
     }
 
     static func edit(_ numbers: ObservableSet<Int>, _ random: inout SeededGenerator) {
@@ -315,6 +275,19 @@ struct ObservableCountTests {
         case 2: numbers.remove(random.roll(-30..<30))
         case 3: numbers.formUnion((0..<random.roll(0..<4)).map { _ in random.roll(-30..<30) })
         default: numbers.formSymmetricDifference(Set((0..<random.roll(0..<4)).map { _ in random.roll(-30..<30) }))
+        }
+    }
+
+    /// Eight threads each insert 200 members and remove 100 of them, interleaved; 800 remain.
+    static func insertAndRemoveFromEightThreads(_ numbers: ObservableSet<Int>) -> Bool {
+        runOnThreads(8) { thread in
+            for step in 0..<300 {
+                if step % 3 == 2 {
+                    numbers.remove(thread * 1000 + step - 1)
+                } else {
+                    numbers.insert(thread * 1000 + step)
+                }
+            }
         }
     }
 }

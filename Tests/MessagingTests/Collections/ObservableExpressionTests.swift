@@ -396,7 +396,6 @@ struct ObservableExpressionModelTests {
 struct ObservableExpressionFoldModelTests {
     @Test(arguments: ObservableExpressionModelTests.seeds)
     func everyResultIsTheFormulaOfTheContentsWhenItIsSent(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
         let numbers = ObservableArray<Int>([])
         let all = ObservableExpression(numbers.observableCount)
         let even = ObservableExpression(numbers.observableCount { $0 % 2 == 0 })
@@ -427,35 +426,10 @@ struct ObservableExpressionFoldModelTests {
                 { ($0.max() ?? -100) * 1000 + $0.count { $0 % 2 == 0 } }
             ),
         ]
-        // Each handler checks its result against the contents when it runs: one step after the
-        // edit, or the end of the outermost transaction.
-        let mismatches = Locked(0)
-        let tokens = formulas.map { expression, formula in
-            expression.subscribe { update in
-                if update.new != formula(numbers.value) { mismatches.withLock { $0 += 1 } }
-            }
-        }
-        #expect(numbers.messenger.observationCount == 6)  // once per expression
-
-        for step in 0..<Self.steps {
-            if random.roll(0..<20) == 0 {
-                numbers.withTransaction {
-                    for _ in 0..<random.roll(1..<5) { Self.edit(numbers, &random) }
-                }
-            } else {
-                Self.edit(numbers, &random)
-            }
-            let contents = numbers.value
-            for (index, formula) in formulas.enumerated() where formula.0.value != formula.1(contents) {
-                Issue.record("seed \(seed), step \(step), formula \(index): \(formula.0.value) for \(contents)")
-                return
-            }
-            if mismatches.withLock({ $0 }) != 0 {
-                Issue.record("seed \(seed), step \(step): a result sent disagreed with the contents")
-                return
-            }
-        }
-        withExtendedLifetime(tokens) {}
+        checkFormulasThroughRandomEdits(
+            formulas, contents: { numbers.value }, seed: seed, steps: Self.steps,
+            whileSubscribed: { #expect(numbers.messenger.observationCount == 6) },  // once per expression
+            transaction: { numbers.withTransaction($0) }, edit: { Self.edit(numbers, &$0) })
     }
 
     static var steps: Int { ObservableExpressionModelTests.steps }
@@ -478,4 +452,47 @@ struct ObservableExpressionFoldModelTests {
         default: numbers.append(random.roll(-50..<50))
         }
     }
+}
+
+/// Checks expressions of a collection against their formulas through `steps` random edits, one in
+/// twenty a transaction of one to four: after every step each expression's value must be its
+/// formula of the contents, and each result it sends must be its formula of the contents when the
+/// handler runs (one step after the edit, or at the end of the outermost transaction). Records an
+/// issue and returns at the first mismatch.
+func checkFormulasThroughRandomEdits<Contents: Sendable>(
+    _ formulas: [(ObservableExpression<Int>, @Sendable (Contents) -> Int)],
+    contents: @escaping @Sendable () -> Contents,
+    seed: UInt64,
+    steps: Int,
+    whileSubscribed check: () -> Void = {},
+    transaction: (() -> Void) -> Void,
+    edit: @escaping (inout SeededGenerator) -> Void
+) {
+    var random = SeededGenerator(seed: seed)
+    let mismatches = Locked(0)
+    let tokens = formulas.map { expression, formula in
+        expression.subscribe { update in
+            if update.new != formula(contents()) { mismatches.withLock { $0 += 1 } }
+        }
+    }
+    check()
+    for step in 0..<steps {
+        if random.roll(0..<20) == 0 {
+            transaction {
+                for _ in 0..<random.roll(1..<5) { edit(&random) }
+            }
+        } else {
+            edit(&random)
+        }
+        let current = contents()
+        for (index, formula) in formulas.enumerated() where formula.0.value != formula.1(current) {
+            Issue.record("seed \(seed), step \(step), formula \(index): \(formula.0.value) for \(current)")
+            return
+        }
+        if mismatches.withLock({ $0 }) != 0 {
+            Issue.record("seed \(seed), step \(step): a result sent disagreed with the contents")
+            return
+        }
+    }
+    withExtendedLifetime(tokens) {}
 }
