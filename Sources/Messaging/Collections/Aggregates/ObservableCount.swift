@@ -118,12 +118,8 @@ public final class ObservableCount<Counted: Sendable>: ObservableCache, _Standal
         _readCount = read
         _expressionMember = member
         let core = messenger._core
-        _link = _OriginLink(
-            origin,
-            messengerOf: { $0.messenger },
-            isObserved: { core.observationCount > 0 },
-            // Every observation gets its own handler from `replayOf`.
-            handler: { _, _, _ in },
+        _link = Self._replayingLink(
+            to: origin, for: messenger,
             replayOf: { origin in
                 // `nil` until the replay arrives, the observation's first message, or until
                 // `start` or the collection sets it.

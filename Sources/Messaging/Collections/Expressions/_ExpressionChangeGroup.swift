@@ -79,12 +79,8 @@ final class _ExpressionChangeGroup<Element: Sendable>: ObservableCache, _Standal
         let shape = _FoldGroupShape(isEqual: members.map(\.isEqual))
         _shape = shape
         let core = messenger._core
-        _link = _OriginLink(
-            array,
-            messengerOf: { $0.messenger },
-            isObserved: { core.observationCount > 0 },
-            // Every observation gets its own handler from `replayOf`.
-            handler: { _, _, _ in },
+        _link = Self._replayingLink(
+            to: array, for: messenger,
             replayOf: { array in
                 // The observation's states and their last results: made from the replay, its first
                 // message (the contents as one insertion, read under the array's lock in the step

@@ -20,12 +20,8 @@ where Origin.Message: _CountingChange {
         self.origin = origin
         _counts = counts
         let core = messenger._core
-        _link = _OriginLink(
-            origin,
-            messengerOf: { $0.messenger },
-            isObserved: { core.observationCount > 0 },
-            // Every observation gets its own handler from `replayOf`.
-            handler: { _, _, _ in },
+        _link = Self._replayingLink(
+            to: origin, for: messenger,
             replayOf: { origin in
                 // `nil` until the replay, the observation's first message, seeds the counts.
                 let box = _LockedBox<[Int]?>(nil)

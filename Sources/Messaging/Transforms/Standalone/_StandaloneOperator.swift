@@ -52,4 +52,27 @@ extension _StandaloneOperator {
         return _OriginLink(
             origin, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 }, handler: handler)
     }
+
+    /// Makes the link to `origin` of an operator whose messenger is `messenger`, whose every
+    /// observation of the origin starts with a replay and has a handler of its own, both made by
+    /// `replayOf` (see ``_OriginLink``): an operator that keeps state per observation, such as a
+    /// running count.
+    ///
+    /// Call it from the operator's initializer, then `messenger._core.keepAliveWhileObserved(self)`
+    /// once every stored property is set.
+    static func _replayingLink<Origin: ObservableSource>(
+        to origin: Origin,
+        for messenger: Messenger<Message>,
+        replayOf:
+            @escaping (Origin) -> (
+                latest: () -> Origin.Message, author: AnyObject,
+                handler: (Origin.Message, AnyObject, (any Actor)?) -> Void
+            )
+    ) -> _OriginLink<Origin, Origin.Message> {
+        let core = messenger._core
+        return _OriginLink(
+            origin, messengerOf: { $0.messenger }, isObserved: { core.observationCount > 0 },
+            // Every observation gets its own handler from `replayOf`.
+            handler: { _, _, _ in }, replayOf: replayOf)
+    }
 }
