@@ -44,8 +44,12 @@ struct _ExpressionFoldMember: Sendable {
     /// changes in a group with an extreme, an `_ArrayChangeMember` of its element type.
     @usableFromInline let changeMember: (any Sendable)?
     /// Whether the member's group must follow the array's changes member by member, not as one
-    /// fold: an extreme's.
+    /// fold: an extreme's, and a view's count.
     @usableFromInline let needsChangeGroup: Bool
+    /// For the count of a view that follows each element's property: the view's identity. Its
+    /// member leads the group, which follows the view's count steps; the counts of another view
+    /// of the same array are observed alone.
+    @usableFromInline let viewID: ObjectIdentifier?
 
     /// A member made of its parts: a count's or an extreme's.
     @usableFromInline
@@ -55,6 +59,7 @@ struct _ExpressionFoldMember: Sendable {
         typed: any Sendable,
         changeMember: (any Sendable)? = nil,
         needsChangeGroup: Bool = false,
+        viewID: ObjectIdentifier? = nil,
         makeGroup: @escaping @Sendable (_ members: [_ExpressionFoldMember]) -> _ExpressionSource
     ) {
         self.collectionID = collectionID
@@ -63,6 +68,7 @@ struct _ExpressionFoldMember: Sendable {
         resultTyped = typed
         self.changeMember = changeMember
         self.needsChangeGroup = needsChangeGroup
+        self.viewID = viewID
         self.makeGroup = makeGroup
     }
 
@@ -90,6 +96,7 @@ struct _ExpressionFoldMember: Sendable {
         self.typed = typed
         changeMember = _ArrayChangeMember(fold: typed)
         needsChangeGroup = false
+        viewID = nil
         makeGroup = { members in
             if members.contains(where: \.needsChangeGroup) {
                 // An extreme is among them: each member follows the changes with a state of its own.
@@ -266,19 +273,35 @@ extension _ExpressionSource {
     /// The sources to observe for `sources`, with two or more folds of one collection replaced by
     /// one source that folds them together, and where the formula reads each of `sources`.
     ///
+    /// A group has the counts of at most one view that follows its elements' properties, the
+    /// first one among `sources`; it leads the group. The counts of another such view of the same
+    /// array are observed alone.
+    ///
     /// - Complexity: O(*n*) for *n* sources.
     @inlinable
     static func observed(
         _ sources: [_ExpressionSource]
     ) -> (sources: [_ExpressionSource], slots: [ObjectIdentifier: _ExpressionSlot]) {
         var foldsOfCollection: [ObjectIdentifier: [Int]] = [:]
+        var viewOfCollection: [ObjectIdentifier: ObjectIdentifier] = [:]
+        var alone = Set<Int>()
         for (index, source) in sources.enumerated() {
-            if let member = source.foldMember { foldsOfCollection[member.collectionID, default: []].append(index) }
+            guard let member = source.foldMember else { continue }
+            if let viewID = member.viewID {
+                let leading = viewOfCollection[member.collectionID, default: viewID]
+                viewOfCollection[member.collectionID] = leading
+                if leading != viewID {
+                    alone.insert(index)
+                    continue
+                }
+            }
+            foldsOfCollection[member.collectionID, default: []].append(index)
         }
         var observed: [_ExpressionSource] = []
         var slots: [ObjectIdentifier: _ExpressionSlot] = [:]
         for (index, source) in sources.enumerated() {
-            guard let member = source.foldMember, let group = foldsOfCollection[member.collectionID], group.count > 1
+            guard let member = source.foldMember, !alone.contains(index),
+                let group = foldsOfCollection[member.collectionID], group.count > 1
             else {
                 slots[source.id] = _ExpressionSlot(index: observed.count, member: nil)
                 observed.append(source)
@@ -293,7 +316,9 @@ extension _ExpressionSource {
                 slots[sources[memberIndex].id] = _ExpressionSlot(
                     index: observed.count, member: position, isTypedGroup: isTypedGroup)
             }
-            observed.append(member.makeGroup(members))
+            // A view's count leads its group: the group follows the view's count steps.
+            let leader = members.first { $0.viewID != nil } ?? member
+            observed.append(leader.makeGroup(members))
         }
         return (observed, slots)
     }

@@ -56,6 +56,9 @@ where Property.Message == Update<Bool> {
     let _select: @Sendable (Element) -> Property
     let _reader = _PropertyReader<Property, Bool>()
     let _state: _PropertyFilterState<Element, Property>
+    /// The count steps an expression's group follows to read the view's count and the array's
+    /// folds in one step; the view observes its sources while these are observed too.
+    let _countSteps = Messenger<_ViewCountStep<Element>>()
     var _link: _OriginLink<ObservableArray<Element>, ArrayChange<Element>>!
 
     /// Makes the view of the elements of `array` whose property, which `select` leads to, is
@@ -72,12 +75,14 @@ where Property.Message == Update<Bool> {
         self.messenger = messenger
         self.array = array
         _select = select
-        _state = _PropertyFilterState(core: messenger._core)
+        let steps = _countSteps
+        _state = _PropertyFilterState(core: messenger._core, stepsCore: steps._core)
         // The link's handler and starter need `self` for the properties' death listener, which
         // holds it weakly; they are set once, here, before anything can observe the view.
         _link = nil
         _link = _OriginLink(
-            array, messengerOf: { $0.messenger }, isObserved: { messenger._core.observationCount > 0 },
+            array, messengerOf: { $0.messenger },
+            isObserved: { messenger._core.observationCount > 0 || steps._core.observationCount > 0 },
             handler: { [weak self] change, author, isolation in
                 self?._arrayChanged(change, author: author, isolation: isolation)
             },
@@ -85,6 +90,7 @@ where Property.Message == Update<Bool> {
                 self?._seed(array, observation: observation, arrayMessenger: arrayMessenger)
             })
         messenger._core.keepAliveWhileObserved(self)
+        steps._core.keepAliveWhileObserved(self)
     }
 
     /// The elements whose property is `true`, in the array's order.
@@ -112,11 +118,13 @@ where Property.Message == Update<Bool> {
     /// It reads the counts each change of the view carries (``ArrayChange/countBefore`` and
     /// ``ArrayChange/countAfter``): it is an ``ObservableCount`` of the view, which observes the view
     /// (and the view its sources) only while it is observed itself. Its `value` is ``count``, so it
-    /// can be a source of an ``ObservableExpression``.
+    /// can be a source of an ``ObservableExpression``, where it is observed together with the
+    /// array's folds and extremes (its `observableCount`, say): the share of open issues never
+    /// mixes the count before an edit with the total after it.
     ///
     /// - Complexity: O(1) to make; per change of the view, O(1) and at most one send.
     public var observableCount: ObservableCount<PropertyFilteredArrayView<Element, Property>> {
-        ObservableCount(view: self) { $0.count }
+        ObservableCount(view: self, member: _ExpressionFoldMember(countOf: self)) { $0.count }
     }
 
     /// The contents as one insertion into an empty array, as ``ObservableArray/latestMessage`` gives.
@@ -130,7 +138,8 @@ where Property.Message == Update<Bool> {
     func _observedChanged() {
         _updateLinks()
         let core = messenger._core
-        _state.forgetIfUnobserved { core.observationCount == 0 }
+        let steps = _countSteps._core
+        _state.forgetIfUnobserved { core.observationCount == 0 && steps.observationCount == 0 }
     }
 
     func _forEachLink(_ body: (any _AnyOriginLink) -> Void) {
@@ -159,8 +168,7 @@ where Property.Message == Update<Bool> {
             _PropertyFilterEdit(
                 offset: span.offset, oldCount: span.oldCount, slots: _prepare(change._new[span.newRange]))
         }
-        _state.arrayChanged(
-            edits, countBefore: change.countBefore, author: author, epoch: epoch, isolation: isolation)
+        _state.arrayChanged(edits, change: change, author: author, epoch: epoch, isolation: isolation)
     }
 
     /// Makes a slot for each element and starts observing its property, reading its value in the
@@ -192,6 +200,20 @@ where Property.Message == Update<Bool> {
             }
             return slot
         }
+    }
+}
+
+extension PropertyFilteredArrayView: _CountStepView {
+    func _requestCountSnapshot(for token: ObjectIdentifier, isolation: (any Actor)?) {
+        _state.requestSnapshot(for: token, isolation: isolation)
+    }
+
+    var _countSnapshot: (contents: [Element], count: Int) {
+        if let snapshot = _state.currentSnapshot { return snapshot }
+        let contents = array.value
+        var count = 0
+        for element in contents where _select(element).latestMessage.new { count += 1 }
+        return (contents, count)
     }
 }
 

@@ -46,8 +46,10 @@ where Property.Message == Update<Bool> {  // the slots are guarded by the state'
 }
 
 /// The state of a ``PropertyFilteredArrayView`` while it is observed: one slot per element of the
-/// array, in order, the inclusion bits in a tree that counts them, and the outbox that sends the
-/// view's changes in the order they were made.
+/// array, in order, the inclusion bits in a tree that counts them, the outbox that sends the
+/// view's changes in the order they were made, and the outbox of its count steps (every change of
+/// the array with the count after it, and every change of the count), which an expression's group
+/// follows while it observes them.
 ///
 /// Every field is guarded by `_lock`. Lock order: no array's or property's lock is held while this
 /// one is taken, and none is taken under it; no user code runs (`select`) and no element or
@@ -57,10 +59,14 @@ final class _PropertyFilterState<Element: Sendable, Property: ObservableCache & 
 where Property.Message == Update<Bool> {  // guarded by `_lock`
     typealias Slot = _PropertyFilterSlot<Element, Property>
     typealias Edit = _PropertyFilterEdit<Element, Property>
-    typealias Queued = (edits: [Edit], countBefore: Int, author: AnyObject)
+    typealias Queued = (edits: [Edit], change: ArrayChange<Element>, author: AnyObject)
 
     let _lock = _Lock()
     let _outbox: _Outbox<ArrayChange<Element>>
+    let _steps: _Outbox<_ViewCountStep<Element>>
+    /// The groups waiting for a snapshot of the contents and the count, by their tokens: served
+    /// as soon as the slots are seeded.
+    @exclusivity(unchecked) var _snapshotRequests: [ObjectIdentifier] = []
     /// The slots, in the order of the array; `nil` while not observed or seeding.
     @exclusivity(unchecked) var _slots: [Slot]?
     /// One bit per slot, set where the element is included; `nil` when `_slots` is.
@@ -72,8 +78,50 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
     /// dropped.
     @exclusivity(unchecked) var _epoch: UInt64 = 0
 
-    init(core: _MessengerCore<ArrayChange<Element>>) {
+    init(core: _MessengerCore<ArrayChange<Element>>, stepsCore: _MessengerCore<_ViewCountStep<Element>>) {
         _outbox = _Outbox(core: core, lock: _lock)
+        _steps = _Outbox(core: stepsCore, lock: _lock)
+    }
+
+    /// Whether a group observes the count steps: only then are they posted. Call under the lock
+    /// (the steps' messenger lock is taken under it, never the other way round).
+    var _postsSteps: Bool { _steps._core.observationCount > 0 }
+
+    /// The contents and the count in one step, while observed and seeded; `nil` otherwise.
+    ///
+    /// - Complexity: O(*n*).
+    var currentSnapshot: (contents: [Element], count: Int)? {
+        _lock.withLock {
+            guard !_isSeeding, let slots = _slots, let bits = _bits else { return nil }
+            return (slots.map(\.element), bits.onesCount)
+        }
+    }
+
+    /// Posts a snapshot of the contents and the count to the count steps, for the group whose
+    /// token it is, once the slots are seeded: at once if they are.
+    ///
+    /// - Complexity: O(*n*) when it posts.
+    func requestSnapshot(for token: ObjectIdentifier, isolation: (any Actor)?) {
+        let runs = _lock.withLock { () -> Bool in
+            guard !_isSeeding, _slots != nil else {
+                _snapshotRequests.append(token)
+                return false
+            }
+            return _postSnapshots(for: [token])
+        }
+        if runs { _steps.send(isolation: isolation) }
+    }
+
+    /// Posts a snapshot per token. Call under the lock, while seeded.
+    func _postSnapshots(for tokens: [ObjectIdentifier]) -> Bool {
+        guard let slots = _slots, let bits = _bits, !tokens.isEmpty else { return false }
+        let contents = slots.map(\.element)
+        var runs = false
+        for token in tokens
+        where _steps.post(.snapshot(token, contents: contents, count: bits.onesCount), author: _steps) {
+            runs = true
+        }
+        return runs
     }
 
     /// The epoch of the current observation, for work prepared outside the lock.
@@ -121,10 +169,10 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
         var dropped: [Slot] = []
         var removed: [Slot] = []
         var queued: [Queued] = []
-        let runs = _lock.withLock { () -> Bool in
+        let runs = _lock.withLock { () -> _Posted in
             guard _epoch == epoch, _isSeeding else {
                 dropped = slots
-                return false
+                return _Posted()
             }
             for slot in slots { slot.isInstalled = true }
             slots._hintAll()
@@ -132,43 +180,50 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
             _slots = slots
             _isSeeding = false
             swap(&queued, &_queued)
-            var runs = false
+            var runs = _Posted()
+            var requests: [ObjectIdentifier] = []
+            swap(&requests, &_snapshotRequests)
+            runs.steps = _postSnapshots(for: requests)
             for change in queued {
-                if _post(change.edits, countBefore: change.countBefore, author: change.author, removed: &removed) {
-                    runs = true
-                }
+                runs.formUnion(_post(change.edits, change: change.change, author: change.author, removed: &removed))
             }
             return runs
         }
         _endSlots(dropped)
         _endSlots(removed)
         withExtendedLifetime(queued) {}  // released here, outside the lock
-        if runs { _outbox.send(isolation: isolation) }
+        _send(runs, isolation: isolation)
+    }
+
+    /// Sends what the outboxes that `posted` names hold.
+    func _send(_ posted: _Posted, isolation: (any Actor)?) {
+        if posted.changes { _outbox.send(isolation: isolation) }
+        if posted.steps { _steps.send(isolation: isolation) }
     }
 
     /// Applies a change of the array (its `edits`, whose inserted slots are observed) and sends the
     /// view's change; queues it during a seeding; drops it if `epoch` is over.
     func arrayChanged(
-        _ edits: [Edit], countBefore: Int, author: AnyObject, epoch: UInt64, isolation: (any Actor)?
+        _ edits: [Edit], change: ArrayChange<Element>, author: AnyObject, epoch: UInt64, isolation: (any Actor)?
     ) {
         var removed: [Slot] = []
-        let runs = _lock.withLock { () -> Bool in
+        let runs = _lock.withLock { () -> _Posted in
             guard _epoch == epoch else {
                 removed = edits.flatMap(\.slots)
-                return false
+                return _Posted()
             }
             if _isSeeding {
-                _queued.append((edits, countBefore, author))
-                return false
+                _queued.append((edits, change, author))
+                return _Posted()
             }
             guard _slots != nil else {
                 removed = edits.flatMap(\.slots)
-                return false
+                return _Posted()
             }
-            return _post(edits, countBefore: countBefore, author: author, removed: &removed)
+            return _post(edits, change: change, author: author, removed: &removed)
         }
         _endSlots(removed)
-        if runs { _outbox.send(isolation: isolation) }
+        _send(runs, isolation: isolation)
     }
 
     /// Moves the element of `slot` into the view or out of it when its property changes to
@@ -181,16 +236,16 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
     ///   where it was last found (O(*n*) at most), and O(log *n*) to set its bit and count the
     ///   included elements before it.
     func propertyChanged(_ isIncluded: Bool, of slot: Slot, author: AnyObject, isolation: (any Actor)?) {
-        let runs = _lock.withLock { () -> Bool in
-            guard !slot.isDead else { return false }
+        let runs = _lock.withLock { () -> _Posted in
+            guard !slot.isDead else { return _Posted() }
             guard slot.isInstalled else {
                 // Not installed yet: the change that installs it reports it as it is then.
                 slot.isIncluded = isIncluded
-                return false
+                return _Posted()
             }
             guard slot.isIncluded != isIncluded, let bits = _bits,
                 let index = _index(of: slot)
-            else { return false }
+            else { return _Posted() }
             slot.isIncluded = isIncluded
             let countBefore = bits.onesCount
             bits.set(isIncluded, at: index)
@@ -201,18 +256,24 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
                 change._old.append(slot.element)
             }
             change._closeSpan(at: bits.rank(index))
-            return _outbox.post(change, author: author)
+            var runs = _Posted()
+            if _postsSteps { runs.steps = _steps.post(.countChanged(bits.onesCount), author: author) }
+            runs.changes = _outbox.post(change, author: author)
+            return runs
         }
-        if runs { _outbox.send(isolation: isolation) }
+        _send(runs, isolation: isolation)
     }
 
-    /// Applies a change of the array to the slots and the bits, and posts the view's change. Call
-    /// under the lock.
+    /// Applies a change of the array to the slots and the bits, and posts the view's change and,
+    /// while a group follows them, the count step. Call under the lock.
     ///
     /// - Complexity: O(*n*) for the slots after the first edit (moving them), plus O(*k* log *n*)
     ///   for *k* elements removed and inserted.
-    func _post(_ edits: [Edit], countBefore: Int, author: AnyObject, removed: inout [Slot]) -> Bool {
-        guard var slots = _slots.take(), let bits = _bits else { return false }
+    func _post(_ edits: [Edit], change arrayChange: ArrayChange<Element>, author: AnyObject, removed: inout [Slot])
+        -> _Posted
+    {
+        let countBefore = arrayChange.countBefore
+        guard var slots = _slots.take(), let bits = _bits else { return _Posted() }
         precondition(
             slots.count == countBefore && bits.count == countBefore,
             "PropertyFilteredArrayView: a change of \(countBefore) elements does not follow the \(slots.count) the view knows"
@@ -248,8 +309,10 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
         }
         Array._hintInserted(by: edits)
         _slots = slots
-        guard !change.isEmpty else { return false }
-        return _outbox.post(change, author: author)
+        var runs = _Posted()
+        if _postsSteps { runs.steps = _steps.post(.arrayChanged(arrayChange, count: bits.onesCount), author: author) }
+        if !change.isEmpty { runs.changes = _outbox.post(change, author: author) }
+        return runs
     }
 
     /// The index of `slot` among the slots, searched from where it was last found. Call under
@@ -267,6 +330,8 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
             guard isUnobserved() else { return (nil, nil, []) }
             _epoch &+= 1
             _isSeeding = false
+            // A request comes from an observation of the steps, which has ended by now.
+            _snapshotRequests = []
             defer {
                 _slots = nil
                 _bits = nil
@@ -281,5 +346,16 @@ where Property.Message == Update<Bool> {  // guarded by `_lock`
     /// Marks the slots dead and ends their observations. Call without the lock.
     func _endSlots(_ slots: [Slot]) {
         _endObservations(of: slots) { body in _lock.withLock(body) }
+    }
+}
+
+/// Which of a state's outboxes a step posted to, and so must send once unlocked.
+struct _Posted {
+    var changes = false
+    var steps = false
+
+    mutating func formUnion(_ other: _Posted) {
+        changes = changes || other.changes
+        steps = steps || other.steps
     }
 }
