@@ -37,7 +37,7 @@ if ((${#scenarios[@]} == 0)); then
         recompute-set-filter-parameter-1e5 set-insert-flagged-1e5 set-insert-filter-property-1e5
         property-flip-set-filter-1e5 recompute-set-filter-property-1e5
         array-append-concatenated-1e5 expression-var-set-2 expression-array-share-1e5
-        expression-array-range-1e5
+        expression-array-range-1e5 array-insert-share-property-1e5 property-flip-share-1e5
         array-append-transaction-sum-1e5)
 fi
 

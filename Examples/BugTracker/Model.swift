@@ -51,3 +51,15 @@ final class Document: Sendable {
         }
     }
 }
+
+/// An issue as GlueKit's README models it: a reference whose open flag is observable of its own,
+/// so closing it changes the flag, not the array that holds the issue.
+final class TrackedIssue: Sendable {
+    let identifier: String
+    let isOpen: Var<Bool>
+
+    init(_ identifier: String, isOpen: Bool) {
+        self.identifier = identifier
+        self.isOpen = Var(isOpen)
+    }
+}

@@ -86,6 +86,18 @@ ownerSearch.value = "dan"  // one change: ann's issues leave, dan's join
 engine.issues.append(Issue(identifier: "E-8", owner: "dan", isOpen: true, created: 9))
 ownerSearch.value = ""  // everyone's
 
+print("\n== GlueKit's own formulation: each issue's isOpen is an observable of its own")
+let tracked = ObservableArray([TrackedIssue("T-1", isOpen: true), TrackedIssue("T-2", isOpen: false)])
+// The filter follows each issue's flag; an expression observes its count with the array's count
+// in one step, so filing an open issue moves both numbers at once.
+let openTracked = ObservableExpression(tracked.filteredElements(by: \.isOpen).observableCount)
+let allTracked = ObservableExpression(tracked.observableCount)
+let trackedShare = openTracked.multiplied(by: 100).divided(by: allTracked, ifZero: 0)
+print("  open:", trackedShare.value, "%")
+trackedShare.subscribe { update in print("  open:", update.old, "→", update.new, "%") }.store(in: bag)
+tracked.append(TrackedIssue("T-3", isOpen: true))  // both counts change: one update, 50 → 66
+tracked[1].isOpen.value = true  // only the open count changes: 66 → 100
+
 print("\n== Aggregates of all projects")
 // Read while nothing observes them, folds count the current contents.
 for project in document.projects.value {

@@ -70,7 +70,10 @@
 // combine-latest-2), expression-array-share-1e5 (per append to an array of 10^5 elements: an observed
 // expression of two folds of it, the share of even elements in percent), expression-array-range-1e5
 // (per append of a pseudo-random number to an array of 10^5 elements: an observed expression of its
-// greatest and least elements, their difference).
+// greatest and least elements, their difference); array-insert-share-property-1e5 and
+// property-flip-share-1e5 (the insertion and the toggle of array-insert-filter-property-1e5 and
+// property-flip-filter-1e5, with an observed expression of the view's count and the array's count,
+// the share of included elements in percent, instead of the view).
 
 import Foundation
 import MallocInfo
@@ -621,6 +624,23 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
         for _ in 0..<count {
             let value = random.next()
             array.insert(FlaggedItem(value), at: value % (array.count + 1))
+        }
+        withExtendedLifetime(token) {}
+    case "array-insert-share-property-1e5", "property-flip-share-1e5":
+        // The share of included elements: the view's count and the array's count, observed together.
+        let items = (0..<100_000).map(FlaggedItem.init)
+        let array = ObservableArray(items)
+        let included = ObservableExpression(array.filteredElements(by: \.isIncluded).observableCount)
+        let share = included.multiplied(by: 100).divided(by: ObservableExpression(array.observableCount), ifZero: 0)
+        let token = share.subscribe { receiving.consume($0.new) }
+        var random = PseudoRandom()
+        for _ in 0..<count {
+            let value = random.next()
+            if scenario == "property-flip-share-1e5" {
+                items[value % items.count].isIncluded.value.toggle()
+            } else {
+                array.insert(FlaggedItem(value), at: value % (array.count + 1))
+            }
         }
         withExtendedLifetime(token) {}
     case "property-update-follow-each-1e5":

@@ -13,11 +13,11 @@
 ///
 /// Get one from the `observableCount` of an ``ObservableSet``, an ``ObservableDictionary`` or a
 /// view. An ``ObservableExpression`` observes the counts of one set or dictionary (its own and
-/// those of ``FilteredSetView``s of it) as one source, and a ``FilteredArrayView``'s count with
-/// the folds of its array, so a share of them never mixes two moments of the collection. The count
-/// of any other view (a sorted view, a filter by a property or by a parameter) and a count of the
-/// view's collection are two sources, which report one edit in turn; see
-/// ``ObservableExpression`` for what that means.
+/// those of ``FilteredSetView``s of it) as one source, and the count of a ``FilteredArrayView`` or
+/// of a ``PropertyFilteredArrayView`` with the folds of its array, so a share of them never mixes
+/// two moments of the collection. The count of any other view (a sorted view, a filter by a
+/// parameter) and a count of the view's collection are two sources, which report one edit in
+/// turn; see ``ObservableExpression`` for what that means.
 ///
 /// ## Observed or not
 ///

@@ -43,12 +43,16 @@
 /// group then keeps one state per member, the extreme's elements in order, so `max - min` is
 /// always the range of one state of the array. The counts of one ``ObservableSet`` or
 /// ``ObservableDictionary`` (its ``ObservableSet/observableCount`` and the count of a
-/// ``FilteredSetView`` of it) are observed together the same way.
+/// ``FilteredSetView`` of it) are observed together the same way. The count of a
+/// ``PropertyFilteredArrayView`` (a filter by each element's observable property, which no fold
+/// can count) joins the folds and extremes of its array too: the expression then follows the
+/// view, which reports each change of the array it applies with its count after it, so filing an
+/// open issue moves GlueKit's open count and total in one step.
 ///
 /// Any other two sources that change on one edit are still two sources, each reporting the edit
-/// in its turn: a fold and any other view of one array (a sorted view, a filter by a property or
-/// by a parameter, or that view's ``ObservableCount``), folds of two arrays edited one after the
-/// other. Between their two reports the formula sees one new value and one old. Numbers that must
+/// in its turn: a fold and any other view of one array (a sorted view, a filter by a parameter,
+/// or that view's ``ObservableCount``), the counts of a second filter by a property of an array
+/// whose group another one leads, folds of two arrays edited one after the other. Between their two reports the formula sees one new value and one old. Numbers that must
 /// agree there belong in one fold, whose result an expression can then map.
 ///
 /// ## Observed or not
