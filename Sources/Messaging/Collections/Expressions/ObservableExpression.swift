@@ -43,7 +43,8 @@
 /// group then keeps one state per member, the extreme's elements in order, so `max - min` is
 /// always the range of one state of the array. The counts of one ``ObservableSet`` or
 /// ``ObservableDictionary`` (its ``ObservableSet/observableCount`` and the count of a
-/// ``FilteredSetView`` of it) are observed together the same way. The count of a
+/// ``FilteredSetView`` of it) are observed together the same way, and so are the memberships of a
+/// set (its ``ObservableSet/observableContains(_:)`` and that of a ``FilteredSetView`` of it). The count of a
 /// ``PropertyFilteredArrayView`` (a filter by each element's observable property, which no fold
 /// can count) joins the folds and extremes of its array too: the expression then follows the
 /// view, which reports each change of the array it applies with its count after it, so filing an

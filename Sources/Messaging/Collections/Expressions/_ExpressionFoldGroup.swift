@@ -50,6 +50,9 @@ struct _ExpressionFoldMember: Sendable {
     /// member leads the group, which follows the view's count steps; the counts of another view
     /// of the same array are observed alone.
     @usableFromInline let viewID: ObjectIdentifier?
+    /// Whether the member's group keeps its results type-erased (a `_FoldResults`), not in an
+    /// array of their one type: a group with an extreme, a view's count or a membership.
+    @usableFromInline let erasesResults: Bool
 
     /// A member made of its parts: a count's or an extreme's.
     @usableFromInline
@@ -60,8 +63,10 @@ struct _ExpressionFoldMember: Sendable {
         changeMember: (any Sendable)? = nil,
         needsChangeGroup: Bool = false,
         viewID: ObjectIdentifier? = nil,
+        erasesResults: Bool = false,
         makeGroup: @escaping @Sendable (_ members: [_ExpressionFoldMember]) -> _ExpressionSource
     ) {
+        self.erasesResults = erasesResults || needsChangeGroup
         self.collectionID = collectionID
         self.resultType = resultType
         self.typed = typed
@@ -97,6 +102,7 @@ struct _ExpressionFoldMember: Sendable {
         changeMember = _ArrayChangeMember(fold: typed)
         needsChangeGroup = false
         viewID = nil
+        erasesResults = false
         makeGroup = { members in
             if members.contains(where: \.needsChangeGroup) {
                 // An extreme is among them: each member follows the changes with a state of its own.
@@ -311,7 +317,7 @@ extension _ExpressionSource {
             guard group[0] == index else { continue }
             let members = group.map { sources[$0].foldMember! }
             let isTypedGroup =
-                _ExpressionFoldMember.haveOneResultType(members) && !members.contains(where: \.needsChangeGroup)
+                _ExpressionFoldMember.haveOneResultType(members) && !members.contains(where: \.erasesResults)
             for (position, memberIndex) in group.enumerated() {
                 slots[sources[memberIndex].id] = _ExpressionSlot(
                     index: observed.count, member: position, isTypedGroup: isTypedGroup)

@@ -9,17 +9,20 @@ extension ObservableSet {
     /// }
     /// ```
     ///
-    /// It is a standalone transform of the set (a ``Filtered`` of a ``Mapped``): it observes the
-    /// set only while it is observed itself, and keeps the set alive while it is. A transaction's
-    /// merged change gives one update at most, from the membership before the transaction to the
-    /// membership after it.
+    /// It is an ``ObservableMembership`` of the set: it observes the set only while it is observed
+    /// itself, and keeps the set alive while it is. A transaction's merged change gives one update
+    /// at most, from the membership before the transaction to the membership after it. Its `value`
+    /// is whether the set has the member now, so an observation can start with it
+    /// (`subscribe(replayingLatest: true)`).
     ///
     /// - Parameter member: The member to watch. It is hashed and compared on the delivering
     ///   thread, outside every lock.
-    /// - Returns: The observable of the membership of `member`.
+    /// - Returns: The observable of the membership of `member`, a cache.
     /// - Complexity: O(1) to make; per change of the set, while observed, O(1) on average and at
     ///   most one send.
-    public func observableContains(_ member: Element) -> some ObservableSource<Update<Bool>> {
-        map { Update($0.removed.contains(member), $0.inserted.contains(member)) }.filter { $0.old != $0.new }
+    public func observableContains(_ member: Element) -> ObservableMembership<ObservableSet<Element>, Element> {
+        ObservableMembership(
+            self, member: member, expressionMember: .membership(of: self, counts: SetChange._moves(of: member))
+        ) { collection, member in collection.contains(member) }
     }
 }

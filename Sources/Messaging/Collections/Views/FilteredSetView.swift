@@ -152,13 +152,19 @@ public final class FilteredSetView<Element: Hashable & Sendable>: ObservableCach
     /// `Update(old, new)` whenever an edit of the set inserts or removes such a member that the
     /// predicate includes, and never for a member it excludes.
     ///
+    /// It is an ``ObservableMembership`` of the view, which observes the view only while it is
+    /// observed itself; its `value` is ``contains(_:)``.
+    ///
     /// - Parameter member: The member to watch. It is hashed and compared on the delivering
     ///   thread, outside every lock.
-    /// - Returns: The observable of the membership of `member` in the view.
+    /// - Returns: The observable of the membership of `member` in the view, a cache.
     /// - Complexity: O(1) to make; per change of the view, while observed, O(1) on average and at
     ///   most one send.
-    public func observableContains(_ member: Element) -> some ObservableSource<Update<Bool>> {
-        map { Update($0.removed.contains(member), $0.inserted.contains(member)) }.filter { $0.old != $0.new }
+    public func observableContains(_ member: Element) -> ObservableMembership<FilteredSetView<Element>, Element> {
+        ObservableMembership(
+            self, member: member,
+            expressionMember: .membership(of: set, counts: SetChange._moves(of: member, isIncluded: _isIncluded))
+        ) { collection, member in collection.contains(member) }
     }
 
     /// A view of the included members sorted by `areInIncreasingOrder`, kept sorted per change.

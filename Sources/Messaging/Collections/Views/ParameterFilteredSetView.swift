@@ -201,13 +201,18 @@ public final class ParameterFilteredSetView<Element: Hashable & Sendable, Parame
     /// An observable of whether the view has a member equal to `member`: it sends
     /// `Update(old, new)` whenever a change of the view inserts or removes it.
     ///
+    /// It is an ``ObservableMembership`` of the view, which observes the view only while it is
+    /// observed itself; its `value` is ``contains(_:)``.
+    ///
     /// - Parameter member: The member to watch. It is hashed and compared on the delivering
     ///   thread, outside every lock.
-    /// - Returns: The observable of the membership of `member` in the view.
+    /// - Returns: The observable of the membership of `member` in the view, a cache.
     /// - Complexity: O(1) to make; per change of the view, while observed, O(1) on average and at
     ///   most one send.
-    public func observableContains(_ member: Element) -> some ObservableSource<Update<Bool>> {
-        map { Update($0.removed.contains(member), $0.inserted.contains(member)) }.filter { $0.old != $0.new }
+    public func observableContains(_ member: Element) -> ObservableMembership<
+        ParameterFilteredSetView<Element, Parameter>, Element
+    > {
+        ObservableMembership(self, member: member) { collection, member in collection.contains(member) }
     }
 
     @usableFromInline
