@@ -32,7 +32,8 @@ if ((${#scenarios[@]} == 0)); then
         array-insert-filter-parameter-1e4 array-insert-filter-parameter-1e5 array-insert-filter-parameter-1e6
         parameter-change-filter-1e5 recompute-filter-parameter-1e5
         set-insert-1e5 set-insert-filter-parameter-1e5 set-insert-transaction-1e5 set-insert-count-1e5
-        set-insert-count-expression-1e5 dictionary-update-1e5
+        set-insert-count-expression-1e5 set-insert-contains-1e5 set-insert-contains-expression-1e5
+        dictionary-update-1e5
         parameter-change-set-filter-1e5
         recompute-set-filter-parameter-1e5 set-insert-flagged-1e5 set-insert-filter-property-1e5
         property-flip-set-filter-1e5 recompute-set-filter-property-1e5

@@ -56,7 +56,9 @@
 // again with each new divisor); set-insert-transaction-1e5 (per insertion: insertions in
 // transactions of 1,000 into an observed ObservableSet of 10^5 Ints); set-insert-count-1e5 and
 // set-insert-count-expression-1e5 (a new member inserted into an ObservableSet of 10^5 Ints, its
-// observableCount observed, or an expression of that count and a Var); dictionary-update-1e5 (a new value for one key of an observed
+// observableCount observed, or an expression of that count and a Var); set-insert-contains-1e5 and
+// set-insert-contains-expression-1e5 (the same insertion, with whether the set has one absent
+// member observed, or an expression of that membership and the set's count); dictionary-update-1e5 (a new value for one key of an observed
 // ObservableDictionary of 10^5 entries); set-insert-flagged-1e5 and set-insert-filter-property-1e5 (a new
 // member inserted into an ObservableSet of 10^5 objects, each with a Var<Bool>, half of them true,
 // observed plainly or through the view filtered by that property), property-flip-set-filter-1e5
@@ -574,6 +576,20 @@ func runCollectionScenario(_ scenario: String, _ count: Int) {
             let percent = ObservableExpression(set.observableCount).multiplied(by: 100)
                 .divided(by: ObservableExpression(capacity), ifZero: 0)
             token = percent.subscribe { receiving.consume($0.new) }
+        }
+        for value in 0..<count { set.insert(100_000 + value) }
+        withExtendedLifetime(token) {}
+    case "set-insert-contains-1e5", "set-insert-contains-expression-1e5":
+        // Per insertion into a set of 10^5 members: whether it has one member observed, or an
+        // expression of that membership and the set's count (observed together) observed.
+        let set = ObservableSet(Set(0..<100_000))
+        let token: ObservationToken
+        if scenario == "set-insert-contains-1e5" {
+            token = set.observableContains(-1).subscribe { receiving.consume($0.new ? 1 : 0) }
+        } else {
+            let badge = ObservableExpression(set.observableCount)
+                .combined(with: ObservableExpression(set.observableContains(-1))) { $1 ? $0 - 1 : $0 }
+            token = badge.subscribe { receiving.consume($0.new) }
         }
         for value in 0..<count { set.insert(100_000 + value) }
         withExtendedLifetime(token) {}

@@ -50,9 +50,9 @@ struct _ExpressionFoldMember: Sendable {
     /// member leads the group, which follows the view's count steps; the counts of another view
     /// of the same array are observed alone.
     @usableFromInline let viewID: ObjectIdentifier?
-    /// Whether the member's group keeps its results type-erased (a `_FoldResults`), not in an
-    /// array of their one type: a group with an extreme, a view's count or a membership.
-    @usableFromInline let erasesResults: Bool
+    /// For a membership: the group keeps its running count (0 or 1) with the other counts, and
+    /// the formula reads it as a `Bool`.
+    @usableFromInline let readsCountAsBool: Bool
 
     /// A member made of its parts: a count's or an extreme's.
     @usableFromInline
@@ -63,10 +63,10 @@ struct _ExpressionFoldMember: Sendable {
         changeMember: (any Sendable)? = nil,
         needsChangeGroup: Bool = false,
         viewID: ObjectIdentifier? = nil,
-        erasesResults: Bool = false,
+        readsCountAsBool: Bool = false,
         makeGroup: @escaping @Sendable (_ members: [_ExpressionFoldMember]) -> _ExpressionSource
     ) {
-        self.erasesResults = erasesResults || needsChangeGroup
+        self.readsCountAsBool = readsCountAsBool
         self.collectionID = collectionID
         self.resultType = resultType
         self.typed = typed
@@ -102,7 +102,7 @@ struct _ExpressionFoldMember: Sendable {
         changeMember = _ArrayChangeMember(fold: typed)
         needsChangeGroup = false
         viewID = nil
-        erasesResults = false
+        readsCountAsBool = false
         makeGroup = { members in
             if members.contains(where: \.needsChangeGroup) {
                 // An extreme is among them: each member follows the changes with a state of its own.
@@ -257,12 +257,15 @@ struct _ExpressionSlot: Sendable {
     @usableFromInline let member: Int?
     /// Whether the group's results are an array of the result type, not a `_FoldResults`.
     @usableFromInline let isTypedGroup: Bool
+    /// Whether the result is a membership's count (0 or 1) that the formula reads as a `Bool`.
+    @usableFromInline let readsCountAsBool: Bool
 
     @inlinable
-    init(index: Int, member: Int?, isTypedGroup: Bool = false) {
+    init(index: Int, member: Int?, isTypedGroup: Bool = false, readsCountAsBool: Bool = false) {
         self.index = index
         self.member = member
         self.isTypedGroup = isTypedGroup
+        self.readsCountAsBool = readsCountAsBool
     }
 
     /// The function that reads the source's value among the values of the observed sources.
@@ -270,6 +273,10 @@ struct _ExpressionSlot: Sendable {
     func reader<Value>(of type: Value.Type) -> @Sendable ([any Sendable]) -> Value {
         let index = index
         guard let member else { return { values in values[index] as! Value } }
+        if readsCountAsBool {
+            // A group of counts is always typed: its results are an array of `Int`.
+            return { values in ((values[index] as! [Int])[member] > 0) as! Value }
+        }
         if isTypedGroup { return { values in (values[index] as! [Value])[member] } }
         return { values in (values[index] as! _FoldResults).values[member] as! Value }
     }
@@ -317,10 +324,11 @@ extension _ExpressionSource {
             guard group[0] == index else { continue }
             let members = group.map { sources[$0].foldMember! }
             let isTypedGroup =
-                _ExpressionFoldMember.haveOneResultType(members) && !members.contains(where: \.erasesResults)
+                _ExpressionFoldMember.haveOneResultType(members) && !members.contains(where: \.needsChangeGroup)
             for (position, memberIndex) in group.enumerated() {
                 slots[sources[memberIndex].id] = _ExpressionSlot(
-                    index: observed.count, member: position, isTypedGroup: isTypedGroup)
+                    index: observed.count, member: position, isTypedGroup: isTypedGroup,
+                    readsCountAsBool: sources[memberIndex].foldMember!.readsCountAsBool)
             }
             // A view's count leads its group: the group follows the view's count steps.
             let leader = members.first { $0.viewID != nil } ?? member

@@ -22,7 +22,8 @@ extension ObservableSet {
     ///   most one send.
     public func observableContains(_ member: Element) -> ObservableMembership<ObservableSet<Element>, Element> {
         ObservableMembership(
-            self, member: member, expressionMember: .membership(of: self, counts: SetChange._moves(of: member))
+            self, member: member,
+            expressionMember: .count(of: self, counts: SetChange._moves(of: member), readsCountAsBool: true)
         ) { collection, member in collection.contains(member) }
     }
 }

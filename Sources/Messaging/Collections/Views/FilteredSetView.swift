@@ -163,7 +163,8 @@ public final class FilteredSetView<Element: Hashable & Sendable>: ObservableCach
     public func observableContains(_ member: Element) -> ObservableMembership<FilteredSetView<Element>, Element> {
         ObservableMembership(
             self, member: member,
-            expressionMember: .membership(of: set, counts: SetChange._moves(of: member, isIncluded: _isIncluded))
+            expressionMember: .count(
+                of: set, counts: SetChange._moves(of: member, isIncluded: _isIncluded), readsCountAsBool: true)
         ) { collection, member in collection.contains(member) }
     }
 
